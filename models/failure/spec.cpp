@@ -1,0 +1,137 @@
+#include "models/failure/spec.hpp"
+
+#include "sim/units.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+
+namespace dcsim::failure {
+
+using sim::Json;
+using sim::KeyDef;
+using sim::KeyTable;
+using sim::ValueType;
+
+namespace {
+const char* RATE_NOTE = "give exactly one of mtbf_h, rate_per_gpu_day, rate_per_node_day";
+}
+
+const KeyTable& failures_keys() {
+  static const KeyTable table{
+      "failures", "/failures", "failure modes injected into the hardware",
+      {KeyDef{"modes", ValueType::ARRAY, "", Json::array(), "failure modes (see /failures/modes/*)"}}};
+  return table;
+}
+
+const KeyTable& failure_mode_keys() {
+  static const KeyTable table{
+      "failures", "/failures/modes/*", "one failure mode: its scope, rate, detection and repair",
+      {
+          KeyDef{"name", ValueType::STRING, "", nullptr,
+                 "identifier used in events.csv and causes.csv (letters, digits, _ . -)"},
+          KeyDef{"scope", ValueType::STRING, "", nullptr,
+                 "unit struck: gpu, tray (nvl72 compute tray), node (hgx server or nvl72 tray), rack",
+                 {}, {"gpu", "tray", "node", "rack"}},
+          KeyDef{"mtbf_h", ValueType::NUMBER, "h", nullptr, "mean time between failures of one unit",
+                 sim::positive(), {}, RATE_NOTE},
+          KeyDef{"rate_per_gpu_day", ValueType::NUMBER, "1/(GPU·day)", nullptr,
+                 "failures per GPU per day; a unit fails at this rate times its GPUs", sim::positive(), {},
+                 RATE_NOTE},
+          KeyDef{"rate_per_node_day", ValueType::NUMBER, "1/(node·day)", nullptr,
+                 "failures per node per day; a unit fails at this rate times its nodes (fractions for gpu "
+                 "scope)",
+                 sim::positive(), {}, RATE_NOTE},
+          KeyDef{"weibull_shape", ValueType::NUMBER, "", 1.0,
+                 "shape k of Weibull times to failure (1: exponential; <1 infant mortality; >1 wear-out)",
+                 sim::positive()},
+          KeyDef{"detect_s", ValueType::NUMBER, "s", 60.0, "delay from failure to detection", sim::non_negative()},
+          KeyDef{"repair_h", ValueType::NUMBER, "h", 4.0,
+                 "mean repair time once detected (0: nothing to replace, e.g. a software fault)",
+                 sim::non_negative()},
+          KeyDef{"repair_dist", ValueType::STRING, "", "fixed", "distribution of repair times",
+                 {}, {"fixed", "exponential", "lognormal"}},
+          KeyDef{"repair_sigma", ValueType::NUMBER, "", nullptr,
+                 "lognormal only: standard deviation of ln(repair time)", sim::positive(), {},
+                 "required with repair_dist lognormal"},
+      }};
+  return table;
+}
+
+double FailureModeSpec::unit_rate_per_h(const hardware::Layout& layout) const {
+  const double unit_gpus = layout.unit_gpus(scope);
+  switch (rate_key) {
+  case RateKey::MTBF_H: return 1.0 / rate_value;
+  case RateKey::PER_GPU_DAY: return rate_value * unit_gpus / sim::H_PER_DAY;
+  case RateKey::PER_NODE_DAY: return rate_value * unit_gpus / layout.gpus_per_node() / sim::H_PER_DAY;
+  }
+  return 0;
+}
+
+double FailureModeSpec::draw_repair_h(sim::Rng& rng) const {
+  if (repair_h <= 0) return 0;
+  switch (repair_dist) {
+  case RepairDist::FIXED: return repair_h;
+  case RepairDist::EXPONENTIAL: return rng.exponential(1.0 / repair_h);
+  case RepairDist::LOGNORMAL:
+    return rng.lognormal(std::log(repair_h) - repair_sigma * repair_sigma / 2.0, repair_sigma);
+  }
+  return repair_h;
+}
+
+FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind) {
+  FailuresSpec spec;
+  std::set<std::string> names;
+  for (const sim::Node& m : failures.objects("modes", failure_mode_keys())) {
+    FailureModeSpec mode;
+    mode.name = m.string("name");
+    if (m.has("name") && !mode.name.empty()) {
+      if (mode.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+          std::string::npos)
+        m.problem("name", "must use only letters, digits, '_', '.' and '-'");
+      else if (!names.insert(mode.name).second)
+        m.problem("name", "duplicate failure mode name");
+    } else if (m.has("name")) {
+      m.problem("name", "must not be empty");
+    }
+    const std::string scope = m.string("scope");
+    if (scope == "gpu") mode.scope = hardware::Scope::GPU;
+    if (scope == "tray") mode.scope = hardware::Scope::TRAY;
+    if (scope == "node") mode.scope = hardware::Scope::NODE;
+    if (scope == "rack") mode.scope = hardware::Scope::RACK;
+    if (scope == "tray" && rack_kind != hardware::RackKind::NVL72)
+      m.problem("scope", "tray exists only in nvl72 racks; use node for an hgx server");
+
+    int rate_keys = 0;
+    const std::pair<const char*, RateKey> rate_table[] = {
+        {"mtbf_h", RateKey::MTBF_H}, {"rate_per_gpu_day", RateKey::PER_GPU_DAY},
+        {"rate_per_node_day", RateKey::PER_NODE_DAY}};
+    for (const auto& [key, kind] : rate_table) {
+      if (!m.has(key)) continue;
+      if (++rate_keys == 2) m.problem(key, std::string(RATE_NOTE) + "; this mode has more than one");
+      if (auto v = m.optional_number(key); v && rate_keys == 1) {
+        mode.rate_key = kind;
+        mode.rate_value = *v;
+      }
+    }
+    if (rate_keys == 0) m.problem_here(std::string("missing failure rate: ") + RATE_NOTE);
+
+    mode.weibull_shape = m.number("weibull_shape");
+    mode.detect_s = m.number("detect_s");
+    mode.repair_h = m.number("repair_h");
+    const std::string dist = m.string("repair_dist");
+    mode.repair_dist = dist == "exponential" ? RepairDist::EXPONENTIAL
+                       : dist == "lognormal" ? RepairDist::LOGNORMAL
+                                             : RepairDist::FIXED;
+    if (auto sigma = m.optional_number("repair_sigma")) mode.repair_sigma = *sigma;
+    if (mode.repair_dist == RepairDist::LOGNORMAL && !m.has("repair_sigma"))
+      m.problem_here("repair_dist lognormal needs repair_sigma");
+    if (mode.repair_dist != RepairDist::LOGNORMAL && m.has("repair_sigma"))
+      m.problem("repair_sigma", fmt::format("applies only to repair_dist \"lognormal\" (repair_dist is \"{}\")", dist));
+    spec.modes.push_back(mode);
+  }
+  return spec;
+}
+
+} // namespace dcsim::failure

@@ -1,0 +1,55 @@
+// Failure modes: what fails, how often, how fast it is noticed and how long its repair takes.
+//
+// A mode strikes units of one scope (a GPU, a tray, a node, a rack). Its rate is given by exactly one
+// of three keys, converted to a rate per unit λ (per hour):
+//   mtbf_h              λ = 1 / mtbf_h
+//   rate_per_gpu_day    λ = rate · (GPUs in the unit) / 24
+//   rate_per_node_day   λ = rate · (GPUs in the unit / GPUs per node) / 24
+// (so a node rate on scope gpu spreads that node's rate over its GPUs: each GPU fails at rate/8 for an
+// 8-GPU node). An nvl72 compute tray is a node.
+// Times to failure are exponential (weibull_shape = 1) or Weibull with shape k and the same mean:
+// scale η = MTBF / Γ(1 + 1/k); a Weibull unit renews (as good as new) when its repair completes.
+// Repair times have mean repair_h and are fixed, exponential, or log-normal with ln-standard-deviation
+// repair_sigma (μ = ln(repair_h) − σ²/2, so the mean is repair_h).
+#pragma once
+
+#include "models/hardware/layout.hpp"
+#include "sim/json_reader.hpp"
+#include "sim/rng.hpp"
+
+#include <string>
+#include <vector>
+
+namespace dcsim::failure {
+
+enum class RateKey { MTBF_H, PER_GPU_DAY, PER_NODE_DAY };
+enum class RepairDist { FIXED, EXPONENTIAL, LOGNORMAL };
+
+struct FailureModeSpec {
+  std::string name;
+  hardware::Scope scope = hardware::Scope::GPU;
+  RateKey rate_key = RateKey::MTBF_H;
+  double rate_value = 0; ///< value of the rate key, in its own unit
+  double weibull_shape = 1.0;
+  double detect_s = 60;
+  double repair_h = 4;
+  RepairDist repair_dist = RepairDist::FIXED;
+  double repair_sigma = 0;
+
+  /// Failure rate of one unit of this mode's scope, per hour.
+  double unit_rate_per_h(const hardware::Layout& layout) const;
+  /// Draws one repair duration in hours.
+  double draw_repair_h(sim::Rng& rng) const;
+};
+
+struct FailuresSpec {
+  std::vector<FailureModeSpec> modes;
+};
+
+const sim::KeyTable& failures_keys();
+const sim::KeyTable& failure_mode_keys();
+
+/// Decodes `/failures`; `rack_kind` decides which scopes exist.
+FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind);
+
+} // namespace dcsim::failure

@@ -1,0 +1,183 @@
+#include "models/ledger/replica_result.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace dcsim::ledger {
+
+using Json = nlohmann::json;
+using workload::JobTime;
+
+namespace {
+constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double TICKS_PER_H = static_cast<double>(sim::TICKS_PER_S) * 3600.0;
+
+// JSON has no NaN or infinity: encode them as strings.
+Json encode_double(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+double decode_double(const Json& j) {
+  if (j.is_string()) {
+    const auto s = j.get<std::string>();
+    if (s == "nan") return NaN;
+    return s == "inf" ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  }
+  return j.get<double>();
+}
+} // namespace
+
+double job_state_gpu_h(const JobOutcome& job, JobTime state) {
+  return static_cast<double>(job.gpus) * static_cast<double>(job.time[static_cast<std::size_t>(state)]) / TICKS_PER_H;
+}
+
+Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
+  const double wall_s = sim::to_seconds(job.wall);
+  const double goodput = job.wall > 0 ? static_cast<double>(job.time[0]) / static_cast<double>(job.wall) : NaN;
+  const double mfu = job.model_flops_per_step / (job.step_time_s * job.gpus * peak_flops_per_gpu);
+  const double tokens_per_s = job.tokens_per_step > 0 ? job.tokens_per_step / job.step_time_s : NaN;
+  Metrics m = {
+      {"goodput_frac", goodput},
+      {"mfu_frac", mfu},
+      {"effective_mfu_frac", mfu * goodput},
+      {"step_time_s", job.step_time_s},
+      {"tokens_per_s", tokens_per_s},
+      {"effective_tokens_per_s", tokens_per_s * goodput},
+      {"interruptions", static_cast<double>(job.interruptions)},
+      {"interruptions_planned", static_cast<double>(job.interruptions_planned)},
+      {"job_mttf_h", job.interruptions > 0 ? wall_s / 3600.0 / static_cast<double>(job.interruptions) : NaN},
+      {"expected_job_mtbf_h", job.expected_mtbf_h},
+      {"checkpoint_interval_s", job.checkpoint_interval_s},
+      {"checkpoints", static_cast<double>(job.checkpoints)},
+  };
+  for (int s = 0; s < workload::JOB_TIME_STATES; ++s)
+    m.emplace_back("ledger_" + std::string(workload::job_time_name(static_cast<JobTime>(s))) + "_gpu_h",
+                   job_state_gpu_h(job, static_cast<JobTime>(s)));
+  return m;
+}
+
+std::vector<std::string> cluster_ledger_states() {
+  std::vector<std::string> names;
+  for (int s = 0; s < workload::JOB_TIME_STATES; ++s)
+    names.emplace_back(workload::job_time_name(static_cast<JobTime>(s)));
+  for (const char* n : CLUSTER_ONLY_STATES)
+    names.emplace_back(n);
+  return names;
+}
+
+std::vector<double> cluster_ledger_gpu_h(const ReplicaResult& r) {
+  std::vector<double> v(static_cast<std::size_t>(workload::JOB_TIME_STATES), 0.0);
+  for (const auto& job : r.jobs)
+    for (int s = 0; s < workload::JOB_TIME_STATES; ++s)
+      v[static_cast<std::size_t>(s)] += job_state_gpu_h(job, static_cast<JobTime>(s));
+  for (double u : r.unallocated_gpu_h)
+    v.push_back(u);
+  return v;
+}
+
+Metrics cluster_metrics(const ReplicaResult& r) {
+  const double gpu_h = static_cast<double>(r.gpus) * sim::to_hours(r.duration);
+  double productive_gpu_h = 0;
+  double retained_flops = 0;
+  std::uint64_t failures = 0;
+  for (const auto& job : r.jobs) {
+    productive_gpu_h += job_state_gpu_h(job, JobTime::PRODUCTIVE);
+    retained_flops += job.model_flops_per_step * sim::to_seconds(job.time[0]) / job.step_time_s;
+  }
+  for (const auto& m : r.modes)
+    failures += m.failures;
+  Metrics m = {
+      {"goodput_frac", productive_gpu_h / gpu_h},
+      {"effective_mfu_frac", retained_flops / (r.peak_flops_per_gpu * r.gpus * sim::to_seconds(r.duration))},
+      {"failures", static_cast<double>(failures)},
+  };
+  const auto states = cluster_ledger_states();
+  const auto values = cluster_ledger_gpu_h(r);
+  for (std::size_t i = 0; i < states.size(); ++i)
+    m.emplace_back("ledger_" + states[i] + "_gpu_h", values[i]);
+  return m;
+}
+
+std::string to_json(const ReplicaResult& r) {
+  Json j;
+  j["replica"] = r.replica;
+  j["gpus"] = r.gpus;
+  j["duration"] = r.duration;
+  j["peak_flops_per_gpu"] = r.peak_flops_per_gpu;
+  j["unallocated_gpu_h"] = r.unallocated_gpu_h;
+  Json jobs = Json::array();
+  for (const auto& job : r.jobs) {
+    jobs.push_back({{"name", job.name},
+                    {"gpus", job.gpus},
+                    {"wall", job.wall},
+                    {"time", job.time},
+                    {"interruptions", job.interruptions},
+                    {"interruptions_planned", job.interruptions_planned},
+                    {"checkpoints", job.checkpoints},
+                    {"failures_by_mode", job.failures_by_mode},
+                    {"interruptions_by_mode", job.interruptions_by_mode},
+                    {"step_time_s", job.step_time_s},
+                    {"checkpoint_interval_s", job.checkpoint_interval_s},
+                    {"model_flops_per_step", job.model_flops_per_step},
+                    {"tokens_per_step", job.tokens_per_step},
+                    {"expected_mtbf_h", encode_double(job.expected_mtbf_h)}});
+  }
+  j["jobs"] = jobs;
+  Json modes = Json::array();
+  for (const auto& m : r.modes)
+    modes.push_back({{"name", m.name}, {"failures", m.failures}, {"repaired", m.repaired},
+                     {"time_to_repair_h", m.time_to_repair_h}});
+  j["modes"] = modes;
+  Json events = Json::array();
+  for (const auto& e : r.events)
+    events.push_back(Json::array({e.time, e.kind, e.component, e.scope, e.job, e.detail}));
+  j["events"] = events;
+  Json samples = Json::array();
+  for (const auto& s : r.samples)
+    samples.push_back(Json::array({s.time, s.entity, s.gauge, encode_double(s.value)}));
+  j["samples"] = samples;
+  return j.dump();
+}
+
+ReplicaResult replica_from_json(const std::string& text) {
+  const Json j = Json::parse(text);
+  ReplicaResult r;
+  r.replica = j.at("replica").get<int>();
+  r.gpus = j.at("gpus").get<int>();
+  r.duration = j.at("duration").get<sim::Tick>();
+  r.peak_flops_per_gpu = j.at("peak_flops_per_gpu").get<double>();
+  r.unallocated_gpu_h = j.at("unallocated_gpu_h").get<std::array<double, 3>>();
+  for (const auto& jj : j.at("jobs")) {
+    JobOutcome job;
+    job.name = jj.at("name").get<std::string>();
+    job.gpus = jj.at("gpus").get<int>();
+    job.wall = jj.at("wall").get<sim::Tick>();
+    job.time = jj.at("time").get<std::array<sim::Tick, workload::JOB_TIME_STATES>>();
+    job.interruptions = jj.at("interruptions").get<std::uint64_t>();
+    job.interruptions_planned = jj.at("interruptions_planned").get<std::uint64_t>();
+    job.checkpoints = jj.at("checkpoints").get<std::uint64_t>();
+    job.failures_by_mode = jj.at("failures_by_mode").get<std::vector<std::uint64_t>>();
+    job.interruptions_by_mode = jj.at("interruptions_by_mode").get<std::vector<std::uint64_t>>();
+    job.step_time_s = jj.at("step_time_s").get<double>();
+    job.checkpoint_interval_s = jj.at("checkpoint_interval_s").get<double>();
+    job.model_flops_per_step = jj.at("model_flops_per_step").get<double>();
+    job.tokens_per_step = jj.at("tokens_per_step").get<double>();
+    job.expected_mtbf_h = decode_double(jj.at("expected_mtbf_h"));
+    r.jobs.push_back(std::move(job));
+  }
+  for (const auto& m : j.at("modes"))
+    r.modes.push_back({m.at("name").get<std::string>(), m.at("failures").get<std::uint64_t>(),
+                       m.at("repaired").get<std::uint64_t>(), m.at("time_to_repair_h").get<double>()});
+  for (const auto& e : j.at("events"))
+    r.events.push_back({e.at(0).get<sim::Tick>(), e.at(1).get<std::string>(), e.at(2).get<std::string>(),
+                        e.at(3).get<std::string>(), e.at(4).get<std::string>(), e.at(5).get<std::string>()});
+  for (const auto& s : j.at("samples"))
+    r.samples.push_back({s.at(0).get<sim::Tick>(), s.at(1).get<std::string>(), s.at(2).get<std::string>(),
+                         decode_double(s.at(3))});
+  return r;
+}
+
+} // namespace dcsim::ledger

@@ -1,0 +1,87 @@
+// What one replica produces, and the metrics derived from it (DESIGN §4).
+//
+//   goodput_frac (job)       = productive ÷ wall time
+//   goodput_frac (cluster)   = productive GPU-time of all training jobs ÷ (GPUs × duration)
+//   mfu_frac                 = model FLOPs per step ÷ (healthy step time × GPUs × peak FLOP/s)
+//   effective_mfu_frac       = retained model FLOPs ÷ (GPUs × peak × wall) = mfu_frac × goodput_frac
+//   tokens_per_s             = tokens per step ÷ healthy step time (while training)
+//   effective_tokens_per_s   = retained tokens ÷ wall time = tokens_per_s × goodput_frac
+//   job_mttf_h               = wall time ÷ unplanned interruptions (undefined without interruptions)
+//   ledger_<state>_gpu_h     = job GPUs × time in the state (cluster: summed, plus idle/repair/spare)
+// A replica's result travels from the child process that ran it as JSON (exact: doubles round-trip).
+#pragma once
+
+#include "models/workload/training_job.hpp"
+#include "sim/event_log.hpp"
+#include "sim/units.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dcsim::ledger {
+
+struct JobOutcome {
+  std::string name;
+  int gpus = 0;
+  sim::Tick wall = 0;
+  std::array<sim::Tick, workload::JOB_TIME_STATES> time{};
+  std::uint64_t interruptions = 0;
+  std::uint64_t interruptions_planned = 0;
+  std::uint64_t checkpoints = 0;
+  std::vector<std::uint64_t> failures_by_mode;
+  std::vector<std::uint64_t> interruptions_by_mode;
+  double step_time_s = 0;
+  double checkpoint_interval_s = 0;
+  double model_flops_per_step = 0;
+  double tokens_per_step = 0;     ///< 0: unknown
+  double expected_mtbf_h = 0;     ///< from the failure rates of the job's initial GPUs; inf without failures
+};
+
+struct ModeOutcome {
+  std::string name;
+  std::uint64_t failures = 0;
+  std::uint64_t repaired = 0;
+  double time_to_repair_h = 0; ///< summed over repaired failures
+};
+
+struct Sample {
+  sim::Tick time = 0;
+  std::string entity; ///< "cluster" or a job name
+  std::string gauge;
+  double value = 0;
+};
+
+/// Unallocated cluster categories, in output order after the job states.
+inline constexpr std::array<const char*, 3> CLUSTER_ONLY_STATES = {"idle", "repair", "spare"};
+
+struct ReplicaResult {
+  int replica = 0;
+  int gpus = 0;
+  sim::Tick duration = 0;
+  double peak_flops_per_gpu = 0;
+  std::vector<JobOutcome> jobs;
+  std::array<double, 3> unallocated_gpu_h{}; ///< idle, repair, spare
+  std::vector<ModeOutcome> modes;
+  std::vector<sim::EventRecord> events;
+  std::vector<Sample> samples;
+};
+
+using Metrics = std::vector<std::pair<std::string, double>>;
+
+/// The metrics of one job, in output order.
+Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu);
+/// Cluster-wide metrics, in output order.
+Metrics cluster_metrics(const ReplicaResult& result);
+/// Names of the cluster ledger states in output order (job states, then idle, repair, spare).
+std::vector<std::string> cluster_ledger_states();
+/// Cluster GPU-hours per state, in cluster_ledger_states() order.
+std::vector<double> cluster_ledger_gpu_h(const ReplicaResult& result);
+double job_state_gpu_h(const JobOutcome& job, workload::JobTime state);
+
+std::string to_json(const ReplicaResult& result);
+ReplicaResult replica_from_json(const std::string& text);
+
+} // namespace dcsim::ledger

@@ -1,0 +1,108 @@
+#include "models/scenario.hpp"
+
+#include "models/hardware/layout.hpp"
+
+#include <fmt/format.h>
+
+namespace dcsim {
+
+using sim::Json;
+using sim::KeyDef;
+using sim::KeyTable;
+using sim::ValueType;
+
+const KeyTable& scenario_keys() {
+  static const KeyTable table{
+      "scenario", "", "a candidate design and how it is operated",
+      {
+          KeyDef{"name", ValueType::STRING, "", nullptr, "scenario name used in outputs", {}, {},
+                 "the file name without .json"},
+          KeyDef{"seed", ValueType::INTEGER, "", 1, "seed of every random stream", sim::between(0, 9.0e15)},
+          KeyDef{"replicas", ValueType::INTEGER, "", 10, "independent histories simulated (Monte Carlo)",
+                 sim::between(1, 100000)},
+          KeyDef{"duration_h", ValueType::NUMBER, "h", 336.0, "simulated time of each replica", sim::positive()},
+          KeyDef{"hardware", ValueType::OBJECT, "", Json::object(), "GPU and rack hardware"},
+          KeyDef{"cluster", ValueType::OBJECT, "", nullptr, "how many racks"},
+          KeyDef{"failures", ValueType::OBJECT, "", Json::object(), "failure modes"},
+          KeyDef{"operations", ValueType::OBJECT, "", Json::object(), "recovery, spares and repairs"},
+          KeyDef{"jobs", ValueType::ARRAY, "", Json::array(), "jobs, placed in order on the cluster"},
+          KeyDef{"output", ValueType::OBJECT, "", Json::object(), "what is recorded"},
+      }};
+  return table;
+}
+
+const KeyTable& output_keys() {
+  static const KeyTable table{
+      "output", "/output", "what a run records besides the summary",
+      {
+          KeyDef{"timeseries_interval_s", ValueType::NUMBER, "s", 3600.0,
+                 "sampling interval of timeseries.csv; 0 = no time series", sim::non_negative()},
+          KeyDef{"events", ValueType::BOOLEAN, "", true, "record events.csv (failures, repairs, checkpoints...)"},
+      }};
+  return table;
+}
+
+std::vector<const KeyTable*> scenario_key_tables() {
+  return {&scenario_keys(),        &hardware::hardware_keys(), &hardware::gpu_keys(),
+          &hardware::rack_keys(),  &hardware::cluster_keys(),  &failure::failures_keys(),
+          &failure::failure_mode_keys(), &ops::operations_keys(), &workload::job_keys(),
+          &workload::checkpoint_keys(), &output_keys()};
+}
+
+std::optional<Scenario> decode_scenario(const Json& document, const std::string& default_name,
+                                        sim::Problems& problems) {
+  const sim::Node root(document, "", scenario_keys(), problems);
+  Scenario s;
+  s.name = root.optional_string("name").value_or(default_name);
+  s.seed = static_cast<std::uint64_t>(root.integer("seed"));
+  s.replicas = static_cast<int>(root.integer("replicas"));
+  s.duration_h = root.number("duration_h");
+  s.hardware = hardware::decode_hardware(root.object("hardware", hardware::hardware_keys()));
+  const sim::Node cluster = root.object("cluster", hardware::cluster_keys());
+  s.cluster = hardware::decode_cluster(cluster);
+  s.failures = failure::decode_failures(root.object("failures", failure::failures_keys()), s.hardware.rack.kind);
+  const sim::Node operations = root.object("operations", ops::operations_keys());
+  s.operations = ops::decode_operations(operations, s.hardware.rack.kind);
+  s.jobs = workload::decode_jobs(root);
+  const sim::Node output = root.object("output", output_keys());
+  s.output.timeseries_interval_s = output.number("timeseries_interval_s");
+  s.output.events = output.boolean("events");
+
+  // Cross-area checks, once the areas themselves are sound.
+  if (!problems.empty() || s.cluster.racks <= 0) return std::nullopt;
+  const long long gpus = static_cast<long long>(s.cluster.racks) * s.hardware.rack.gpus_per_rack();
+  if (gpus > MAX_GPUS) {
+    cluster.problem("racks", fmt::format("gives {} GPUs, more than dcsim's limit of {}", gpus, MAX_GPUS));
+    return std::nullopt;
+  }
+  const hardware::Layout layout(s.hardware, s.cluster);
+  const bool nvl72 = s.hardware.rack.kind == hardware::RackKind::NVL72;
+  const char* domain_word = nvl72 ? "racks" : "servers";
+  const int spare = s.operations.spare_domains(s.hardware.rack.kind);
+  const char* spare_key = nvl72 ? "spare_racks" : "spare_nodes";
+  if (spare >= layout.domains()) {
+    operations.problem(spare_key, fmt::format("must leave {} for jobs: must be < {} (the cluster's {})", domain_word,
+                                              layout.domains(), domain_word));
+    return std::nullopt;
+  }
+  const int usable = layout.domain_usable_gpus();
+  int used = 0;
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    const int need = (s.jobs[i].gpus + usable - 1) / usable;
+    const int left = layout.domains() - spare - used;
+    if (need > left) {
+      problems.add(
+          fmt::format("/jobs/{}/gpus", i),
+          fmt::format("needs {} {} of {} usable GPUs, but only {} of the cluster's {} are left "
+                              "({} spare, {} taken by earlier jobs)",
+                              need, domain_word, usable, left < 0 ? 0 : left, layout.domains(), spare, used),
+          &document.at("jobs").at(i).at("gpus"));
+      continue;
+    }
+    used += need;
+  }
+  if (!problems.empty()) return std::nullopt;
+  return s;
+}
+
+} // namespace dcsim

@@ -1,0 +1,51 @@
+// A whole scenario: every area's spec, decoded from one parsed JSON document and cross-checked.
+//
+// Decoding reports every problem at once (sim::Problems) and returns nothing while any remains, so no
+// simulation is ever built from a scenario with a known problem. Consistency checks that span areas
+// (a job larger than the GPUs left for it, spares of the wrong kind) are made here.
+#pragma once
+
+#include "models/failure/spec.hpp"
+#include "models/hardware/spec.hpp"
+#include "models/ops/spec.hpp"
+#include "models/workload/spec.hpp"
+#include "sim/json_reader.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dcsim {
+
+struct OutputSpec {
+  double timeseries_interval_s = 3600; ///< 0: no time series
+  bool events = true;
+};
+
+struct Scenario {
+  std::string name;
+  std::uint64_t seed = 1;
+  int replicas = 10;
+  double duration_h = 336;
+  hardware::HardwareSpec hardware;
+  hardware::ClusterSpec cluster;
+  failure::FailuresSpec failures;
+  ops::OperationsSpec operations;
+  std::vector<workload::JobSpec> jobs;
+  OutputSpec output;
+};
+
+/// The most GPUs a scenario may have (memory: a SimGrid host and its port cost ~3 KB).
+inline constexpr long long MAX_GPUS = 1 << 20;
+
+const sim::KeyTable& scenario_keys();
+const sim::KeyTable& output_keys();
+/// Every key table of the scenario format, in document order (for describe and the reference).
+std::vector<const sim::KeyTable*> scenario_key_tables();
+
+/// Decodes and cross-checks a scenario. `default_name` names it when the document has no "name".
+std::optional<Scenario> decode_scenario(const sim::Json& document, const std::string& default_name,
+                                        sim::Problems& problems);
+
+} // namespace dcsim

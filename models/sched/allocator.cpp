@@ -1,0 +1,153 @@
+#include "models/sched/allocator.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace dcsim::sched {
+
+Allocator::Allocator(const hardware::Layout& layout, const failure::GpuHealth& health, int spare_domains)
+    : layout_(&layout), health_(&health), owner_(static_cast<std::size_t>(layout.gpus()), -1),
+      role_(static_cast<std::size_t>(layout.domains()), Role::IDLE),
+      domain_job_(static_cast<std::size_t>(layout.domains()), -1),
+      domain_up_(static_cast<std::size_t>(layout.domains()), 0) {
+  const int domains = layout.domains();
+  if (spare_domains > domains) throw std::logic_error("Allocator: more spare domains than domains");
+  for (int d = domains - spare_domains; d < domains; ++d)
+    role_[static_cast<std::size_t>(d)] = Role::SPARE;
+  for (int g = 0; g < layout.gpus(); ++g)
+    if (health.up(g)) ++domain_up_[static_cast<std::size_t>(layout.domain_of(g))];
+}
+
+Category Allocator::category(int gpu) const {
+  if (owner(gpu) >= 0) return Category::ALLOCATED;
+  if (!health_->up(gpu)) return Category::REPAIR;
+  return role_[static_cast<std::size_t>(layout_->domain_of(gpu))] == Role::IDLE ? Category::IDLE : Category::SPARE;
+}
+
+void Allocator::on_health_change(int gpu, bool up) {
+  domain_up_[static_cast<std::size_t>(layout_->domain_of(gpu))] += up ? 1 : -1;
+}
+
+void Allocator::touch_domain(int domain) {
+  if (!changed_) return;
+  const auto r = layout_->domain_range(domain);
+  for (int g = r.first; g < r.end(); ++g)
+    changed_(g);
+}
+
+void Allocator::assign(int job, Share& share, int domain, int count) {
+  share.domain = domain;
+  share.gpus.clear();
+  const auto r = layout_->domain_range(domain);
+  for (int g = r.first; g < r.end() && static_cast<int>(share.gpus.size()) < count; ++g)
+    if (health_->up(g) && owner_[static_cast<std::size_t>(g)] < 0) {
+      owner_[static_cast<std::size_t>(g)] = job;
+      share.gpus.push_back(g);
+    }
+  if (static_cast<int>(share.gpus.size()) != count) throw std::logic_error("Allocator::assign: domain too small");
+  role_[static_cast<std::size_t>(domain)] = Role::JOB;
+  domain_job_[static_cast<std::size_t>(domain)] = job;
+  touch_domain(domain);
+}
+
+void Allocator::release(Share& share) {
+  for (int g : share.gpus)
+    owner_[static_cast<std::size_t>(g)] = -1;
+  domain_job_[static_cast<std::size_t>(share.domain)] = -1;
+}
+
+bool Allocator::place(int job, int gpus) {
+  if (job != static_cast<int>(jobs_.size())) throw std::logic_error("Allocator::place: jobs must be placed in order");
+  JobPlacement placement;
+  placement.gpus = static_cast<std::size_t>(gpus);
+  int left = gpus;
+  const int usable = layout_->domain_usable_gpus();
+  for (int d = 0; d < layout_->domains() && left > 0; ++d) {
+    if (role_[static_cast<std::size_t>(d)] != Role::IDLE) continue;
+    const int take = std::min(left, usable);
+    if (domain_up_[static_cast<std::size_t>(d)] < take) continue;
+    placement.shares.emplace_back();
+    assign(job, placement.shares.back(), d, take);
+    left -= take;
+  }
+  jobs_.push_back(std::move(placement));
+  return left == 0;
+}
+
+int Allocator::find_free_domain(int need) const {
+  for (Role wanted : {Role::SPARE, Role::IDLE})
+    for (int d = 0; d < layout_->domains(); ++d)
+      if (role_[static_cast<std::size_t>(d)] == wanted && domain_up_[static_cast<std::size_t>(d)] >= need) return d;
+  return -1;
+}
+
+bool Allocator::recover(int job) {
+  JobPlacement& placement = jobs_[static_cast<std::size_t>(job)];
+  bool healthy = true;
+  for (Share& share : placement.shares) {
+    std::vector<std::size_t> down;
+    for (std::size_t i = 0; i < share.gpus.size(); ++i)
+      if (!health_->up(share.gpus[i])) down.push_back(i);
+    if (down.empty()) continue;
+
+    // 1. In-domain spares.
+    std::vector<int> spares;
+    const auto r = layout_->domain_range(share.domain);
+    for (int g = r.first; g < r.end() && spares.size() < down.size(); ++g)
+      if (health_->up(g) && owner_[static_cast<std::size_t>(g)] < 0) spares.push_back(g);
+    if (spares.size() == down.size()) {
+      for (std::size_t k = 0; k < down.size(); ++k) {
+        const int old_gpu = share.gpus[down[k]];
+        owner_[static_cast<std::size_t>(old_gpu)] = -1;
+        owner_[static_cast<std::size_t>(spares[k])] = job;
+        share.gpus[down[k]] = spares[k];
+        if (changed_) {
+          changed_(old_gpu);
+          changed_(spares[k]);
+        }
+        if (moved_) moved_(job, "gpu_swap", layout_->gpu_name(old_gpu), layout_->gpu_name(spares[k]));
+      }
+      continue;
+    }
+
+    // 2. A free domain, spare pool first.
+    const int need = static_cast<int>(share.gpus.size());
+    const int target = find_free_domain(need);
+    if (target < 0) {
+      healthy = false;
+      continue;
+    }
+    const int old_domain = share.domain;
+    const Role taken_role = role_[static_cast<std::size_t>(target)];
+    release(share);
+    role_[static_cast<std::size_t>(old_domain)] = taken_role;
+    assign(job, share, target, need);
+    touch_domain(old_domain);
+    if (moved_) moved_(job, "domain_swap", layout_->domain_name(old_domain), layout_->domain_name(target));
+  }
+  return healthy;
+}
+
+bool Allocator::job_healthy(int job) const {
+  for (const Share& share : jobs_[static_cast<std::size_t>(job)].shares)
+    for (int g : share.gpus)
+      if (!health_->up(g)) return false;
+  return true;
+}
+
+std::vector<int> Allocator::job_domains(int job) const {
+  std::vector<int> out;
+  for (const Share& share : jobs_[static_cast<std::size_t>(job)].shares)
+    out.push_back(share.domain);
+  return out;
+}
+
+int Allocator::schedulable_domains() const {
+  const int usable = layout_->domain_usable_gpus();
+  int n = 0;
+  for (int up : domain_up_)
+    if (up >= usable) ++n;
+  return n;
+}
+
+} // namespace dcsim::sched

@@ -1,0 +1,84 @@
+// Placement of jobs on NVLink domains, and replacement of failed GPUs.
+//
+// A job takes whole domains (racks for nvl72, servers for hgx) and uses up to `domain_usable_gpus` GPUs
+// in each; the rest of a domain it holds are in-domain spares. The last `spare_domains` domains form the
+// spare pool; other unused domains are idle. Replacing a job's down GPUs, domain by domain:
+//   1. with healthy spare GPUs of the same domain (an in-rack swap: the job stays in its NVLink domain);
+//   2. otherwise by moving the job's share to a free domain with enough healthy GPUs, from the spare pool
+//      first, then idle ones (the freed domain takes the role of the one taken);
+//   3. otherwise the job waits, holding its down GPUs, until a repair makes 1 or 2 possible.
+// Every job holds exactly its `gpus` GPUs at all times, so unallocated GPUs number total - Σ jobs.
+//
+// For the cluster ledger each unallocated GPU is in one category: repair (down), spare (healthy, in a
+// job's domain or in the spare pool) or idle.
+#pragma once
+
+#include "models/failure/gpu_health.hpp"
+#include "models/hardware/layout.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dcsim::sched {
+
+enum class Category { ALLOCATED, REPAIR, SPARE, IDLE };
+
+class Allocator {
+public:
+  /// `moved` reports a replacement: (job, kind "gpu_swap" | "domain_swap", from, to).
+  using MoveHook = std::function<void(int job, const std::string& kind, const std::string& from, const std::string& to)>;
+
+  Allocator(const hardware::Layout& layout, const failure::GpuHealth& health, int spare_domains);
+
+  /// Places a job of `gpus` GPUs on the first free non-spare domains. Returns false when they are too few.
+  bool place(int job, int gpus);
+  /// Replaces the job's down GPUs where possible; returns true when all its GPUs are up.
+  bool recover(int job);
+  bool job_healthy(int job) const;
+  int job_gpus(int job) const { return static_cast<int>(jobs_[static_cast<std::size_t>(job)].gpus); }
+  /// Domains a job holds, in placement order.
+  std::vector<int> job_domains(int job) const;
+
+  /// The job using a GPU, or -1.
+  int owner(int gpu) const { return owner_[static_cast<std::size_t>(gpu)]; }
+  Category category(int gpu) const;
+
+  /// Keeps per-domain counts current; call on every GPU up/down transition.
+  void on_health_change(int gpu, bool up);
+  /// Called whenever a GPU's category may have changed (for the cluster ledger).
+  void set_change_hook(std::function<void(int gpu)> hook) { changed_ = std::move(hook); }
+  void set_move_hook(MoveHook hook) { moved_ = std::move(hook); }
+
+  /// Domains able to host a job's full share right now (healthy GPUs >= usable GPUs per domain).
+  int schedulable_domains() const;
+
+private:
+  enum class Role : std::int8_t { IDLE, SPARE, JOB };
+  struct Share {
+    int domain = -1;
+    std::vector<int> gpus; ///< the job's GPUs in this domain
+  };
+  struct JobPlacement {
+    std::size_t gpus = 0;
+    std::vector<Share> shares;
+  };
+
+  const hardware::Layout* layout_;
+  const failure::GpuHealth* health_;
+  std::vector<int> owner_;      ///< per GPU
+  std::vector<Role> role_;      ///< per domain
+  std::vector<int> domain_job_; ///< per domain: job or -1
+  std::vector<int> domain_up_;  ///< per domain: healthy GPUs
+  std::vector<JobPlacement> jobs_;
+  std::function<void(int)> changed_;
+  MoveHook moved_;
+
+  void assign(int job, Share& share, int domain, int count);
+  void release(Share& share);
+  int find_free_domain(int need) const;
+  void touch_domain(int domain);
+};
+
+} // namespace dcsim::sched

@@ -1,0 +1,89 @@
+#include "models/workload/spec.hpp"
+
+#include <set>
+
+namespace dcsim::workload {
+
+using sim::Json;
+using sim::KeyDef;
+using sim::KeyTable;
+using sim::ValueType;
+
+const KeyTable& job_keys() {
+  static const KeyTable table{
+      "jobs", "/jobs/*", "one job; kind training: a synchronous data-parallel training run",
+      {
+          KeyDef{"name", ValueType::STRING, "", nullptr, "identifier used in every output (letters, digits, _ . -)"},
+          KeyDef{"kind", ValueType::STRING, "", "training", "what the job does", {}, {"training"}},
+          KeyDef{"gpus", ValueType::INTEGER, "", nullptr, "GPUs the job runs on", sim::at_least(1)},
+          KeyDef{"step_time_s", ValueType::NUMBER, "s", nullptr, "measured time of one training step on healthy GPUs",
+                 sim::positive(), {}, "required (until model-derived step times exist)"},
+          KeyDef{"model_flops_per_step", ValueType::NUMBER, "FLOP", nullptr,
+                 "model FLOPs of one step over all GPUs (6·N·tokens + attention), for MFU", sim::non_negative(), {},
+                 "required (until model-derived step times exist)"},
+          KeyDef{"tokens_per_step", ValueType::NUMBER, "", nullptr, "tokens of one global batch, for tokens_per_s",
+                 sim::positive(), {}, "unknown: tokens_per_s is left empty"},
+          KeyDef{"model", ValueType::OBJECT, "", nullptr, "transformer shape for a derived step time",
+                 {}, {}, "not supported yet: give step_time_s and model_flops_per_step"},
+          KeyDef{"parallelism", ValueType::OBJECT, "", nullptr, "tp, pp, dp... for a derived step time",
+                 {}, {}, "not supported yet: give step_time_s and model_flops_per_step"},
+          KeyDef{"checkpoint", ValueType::OBJECT, "", Json::object(), "checkpointing (see /jobs/*/checkpoint)"},
+      }};
+  return table;
+}
+
+const KeyTable& checkpoint_keys() {
+  static const KeyTable table{
+      "jobs", "/jobs/*/checkpoint", "how often the job checkpoints and what a checkpoint costs",
+      {
+          KeyDef{"interval_s", ValueType::NUMBER_OR_STRING, "s", "auto",
+                 "compute between checkpoints, rounded to whole steps; \"auto\": Daly's optimum for the "
+                 "expected failure rate of the job's GPUs",
+                 sim::positive(), {"auto"}},
+          KeyDef{"write_s", ValueType::NUMBER, "s", 30.0, "blocking time of one checkpoint write",
+                 sim::non_negative()},
+      }};
+  return table;
+}
+
+std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
+  std::vector<JobSpec> jobs;
+  std::set<std::string> names;
+  for (const sim::Node& j : scenario.objects("jobs", job_keys())) {
+    JobSpec job;
+    job.name = j.string("name");
+    if (j.has("name")) {
+      if (job.name.empty() ||
+          job.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+              std::string::npos)
+        j.problem("name", "must be non-empty and use only letters, digits, '_', '.' and '-'");
+      else if (job.name == "cluster")
+        j.problem("name", "\"cluster\" is reserved for cluster-wide rows of the outputs");
+      else if (!names.insert(job.name).second)
+        j.problem("name", "duplicate job name");
+    }
+    j.string("kind");
+    job.gpus = static_cast<int>(j.integer("gpus"));
+    for (const char* key : {"model", "parallelism"})
+      if (j.has(key)) j.problem(key, "a model-derived step time is not supported yet; give step_time_s and "
+                                      "model_flops_per_step (measured inputs)");
+    if (!j.has("model")) {
+      if (!j.has("step_time_s")) j.problem_here("missing step_time_s (measured step time of the job)");
+      if (!j.has("model_flops_per_step"))
+        j.problem_here("missing model_flops_per_step (model FLOPs of one step, for MFU)");
+    }
+    if (auto v = j.optional_number("step_time_s")) job.step_time_s = *v;
+    if (auto v = j.optional_number("model_flops_per_step")) job.model_flops_per_step = *v;
+    if (auto v = j.optional_number("tokens_per_step")) job.tokens_per_step = *v;
+
+    const sim::Node c = j.object("checkpoint", checkpoint_keys());
+    const auto interval = c.number_or_word("interval_s");
+    job.checkpoint.auto_interval = !interval.number.has_value();
+    job.checkpoint.interval_s = interval.number.value_or(0);
+    job.checkpoint.write_s = c.number("write_s");
+    jobs.push_back(job);
+  }
+  return jobs;
+}
+
+} // namespace dcsim::workload

@@ -1,0 +1,37 @@
+// Jobs: what runs on the cluster.
+//
+// A training job is synchronous: it runs on exactly `gpus` GPUs and any failure of one of them stops it.
+// Its step time and FLOPs are measured inputs (`step_time_s`, `model_flops_per_step`). It checkpoints
+// every `interval_s` of compute (rounded to whole steps), or at Daly's interval for the failure rate of
+// its GPUs when `interval_s` is "auto"; a checkpoint write blocks training for `write_s`.
+#pragma once
+
+#include "sim/json_reader.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dcsim::workload {
+
+struct CheckpointSpec {
+  bool auto_interval = true;
+  double interval_s = 0; ///< compute between checkpoints when not auto
+  double write_s = 30;
+};
+
+struct JobSpec {
+  std::string name;
+  int gpus = 0;
+  double step_time_s = 0;
+  double model_flops_per_step = 0;
+  double tokens_per_step = 0; ///< 0: unknown
+  CheckpointSpec checkpoint;
+};
+
+const sim::KeyTable& job_keys();
+const sim::KeyTable& checkpoint_keys();
+
+std::vector<JobSpec> decode_jobs(const sim::Node& scenario);
+
+} // namespace dcsim::workload

@@ -1,0 +1,127 @@
+// A synchronous training job with checkpoint/restart, as a state machine on the event queue.
+//
+//            ┌────────────── checkpoint done ◀──────────────┐
+//            ▼                                              │
+//   RESTART ─▶ RUN ── interval of compute done ──▶ CHECKPOINT (blocking write_s)
+//      ▲        │  failure of one of its GPUs (also during CHECKPOINT or RESTART): interruption
+//      │        ▼
+//      │    DETECTION ── every failed GPU detected ──▶ recover(): replace down GPUs
+//      │                                     ├─ all GPUs up ─────────────────────▶ RESTART (restart_s)
+//      └──────────── capacity returns ◀── WAITING ◀─ no replacement possible
+//   planned stop: at the next checkpoint (taken at once when running) ──▶ MAINTENANCE ──▶ RESTART
+//
+// Time accounting (DESIGN §4): every microsecond of the job's life is in exactly one ledger state.
+// Compute and checkpoint time since the last completed checkpoint is *pending*: a completed checkpoint
+// makes it productive / degraded / checkpoint; an interruption makes all of it rework. At the end of the
+// run pending time is kept (nothing lost it). With a slowdown s ≥ 1 (stragglers, throttling, lost
+// bandwidth), a wall interval dt of RUN makes dt/s of progress (productive) and dt·(1 − 1/s) degraded.
+// The job's GPU-hours in a state are its GPUs × the time in that state.
+#pragma once
+
+#include "models/workload/spec.hpp"
+#include "sim/event_log.hpp"
+#include "sim/event_queue.hpp"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dcsim::workload {
+
+/// Ledger states of a job's allocated time (DESIGN §4), in output order.
+enum class JobTime : int { PRODUCTIVE, CHECKPOINT, REWORK, DETECTION, RESTART, WAITING, DEGRADED, MAINTENANCE, COUNT };
+inline constexpr int JOB_TIME_STATES = static_cast<int>(JobTime::COUNT);
+std::string_view job_time_name(JobTime state);
+
+struct JobTiming {
+  sim::Tick step = 0;            ///< healthy step time
+  sim::Tick interval = 0;        ///< compute between checkpoints (a whole number of steps)
+  sim::Tick write = 0;           ///< blocking checkpoint write
+  sim::Tick restart = 0;         ///< restart after recovery
+  sim::Tick planned_every = 0;   ///< 0: no planned stops
+  sim::Tick planned_downtime = 0;
+};
+
+class TrainingJob {
+public:
+  struct Hooks {
+    std::function<bool()> recover;                   ///< replace down GPUs; true when all the job's GPUs are up
+    std::function<std::string(int mode)> cause_name; ///< name of a failure mode, for events
+  };
+
+  TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::EventQueue& queue, sim::EventLog& log,
+              Hooks hooks);
+
+  /// Starts the job (initial launch counts as a restart).
+  void start();
+  /// A failure `id` of mode `mode` struck at least one of the job's GPUs.
+  void on_failure(std::uint64_t id, int mode);
+  /// Failure `id` has been detected by Mission Control.
+  void on_failure_detected(std::uint64_t id);
+  /// Some capacity came back (a repair completed).
+  void on_capacity_changed();
+  /// Changes the step slowdown factor (>= 1) from now on.
+  void set_slowdown(double slowdown);
+  /// Closes the accounts at the end of the run.
+  void finish();
+
+  const JobSpec& spec() const { return *spec_; }
+  const JobTiming& timing() const { return timing_; }
+  bool training() const { return state_ == State::RUN || state_ == State::CHECKPOINT; }
+  /// Ticks in each ledger state (valid after finish()).
+  const std::array<sim::Tick, JOB_TIME_STATES>& time() const { return time_; }
+  sim::Tick wall() const { return end_ - start_; }
+  std::uint64_t interruptions() const { return interruptions_; }
+  std::uint64_t interruptions_planned() const { return interruptions_planned_; }
+  std::uint64_t checkpoints() const { return checkpoints_; }
+  /// Per failure mode: failures that struck the job / that interrupted it.
+  const std::vector<std::uint64_t>& failures_by_mode() const { return failures_by_mode_; }
+  const std::vector<std::uint64_t>& interruptions_by_mode() const { return interruptions_by_mode_; }
+
+private:
+  enum class State { IDLE, RESTART, RUN, CHECKPOINT, DETECTION, WAITING, MAINTENANCE, DONE };
+
+  const JobSpec* spec_;
+  JobTiming timing_;
+  sim::EventQueue* queue_;
+  sim::EventLog* log_;
+  Hooks hooks_;
+
+  State state_ = State::IDLE;
+  sim::Tick since_ = 0;
+  sim::Tick start_ = 0;
+  sim::Tick end_ = 0;
+  sim::EventQueue::EventId timer_;
+  double slowdown_ = 1.0;
+  sim::Tick remaining_ = 0;          ///< healthy compute left before the next checkpoint
+  sim::Tick pending_productive_ = 0; ///< since the last completed checkpoint
+  sim::Tick pending_degraded_ = 0;
+  sim::Tick pending_checkpoint_ = 0;
+  bool planned_due_ = false;
+  std::set<std::uint64_t> undetected_;
+  std::array<sim::Tick, JOB_TIME_STATES> time_{};
+  std::uint64_t interruptions_ = 0;
+  std::uint64_t interruptions_planned_ = 0;
+  std::uint64_t checkpoints_ = 0;
+  std::vector<std::uint64_t> failures_by_mode_;
+  std::vector<std::uint64_t> interruptions_by_mode_;
+
+  void transition(State next);
+  void close_current();
+  void begin_run();
+  void start_checkpoint();
+  void checkpoint_done();
+  void begin_maintenance();
+  void start_restart();
+  void resume();
+  void planned_tick();
+  sim::Tick pending_work() const { return pending_productive_ + pending_degraded_ + pending_checkpoint_; }
+  void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += dt; }
+  void event(std::string kind, std::string detail = {});
+};
+
+} // namespace dcsim::workload

@@ -1,0 +1,224 @@
+#include "models/world.hpp"
+
+#include "models/failure/gpu_health.hpp"
+#include "models/failure/injector.hpp"
+#include "models/ledger/cluster_ledger.hpp"
+#include "models/ops/mission_control.hpp"
+#include "models/sched/allocator.hpp"
+#include "models/workload/checkpoint_interval.hpp"
+
+#include <fmt/format.h>
+#include <simgrid/s4u/Host.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace dcsim {
+
+double failure_rate_per_h(const failure::FailuresSpec& failures, const hardware::Layout& layout,
+                          const std::vector<int>& gpus) {
+  double rate = 0;
+  for (const auto& mode : failures.modes) {
+    std::vector<int> units;
+    units.reserve(gpus.size());
+    for (int g : gpus)
+      units.push_back(layout.unit_of(mode.scope, g));
+    std::sort(units.begin(), units.end());
+    const auto distinct = std::unique(units.begin(), units.end()) - units.begin();
+    rate += mode.unit_rate_per_h(layout) * static_cast<double>(distinct);
+  }
+  return rate;
+}
+
+World::World(const Scenario& scenario)
+    : scenario_(scenario), layout_(scenario_.hardware, scenario_.cluster),
+      platform_(std::make_unique<sim::Platform>(scenario_.name)) {
+  racks_ = std::make_unique<hardware::RackPlatform>(layout_, scenario_.hardware, *platform_);
+  platform_->set_router([this](int a, int b, std::vector<int>& links, double& latency_s) {
+    const int ga = racks_->gpu_of_host(a);
+    const int gb = racks_->gpu_of_host(b);
+    if (ga >= 0 && gb >= 0 && racks_->route(ga, gb, links, latency_s)) return;
+    throw std::runtime_error(fmt::format("no route between hosts {} and {}: the scenario has no scale-out fabric",
+                                         platform_->host(a)->get_cname(), platform_->host(b)->get_cname()));
+  });
+  platform_->seal();
+
+  // Initial placement is deterministic: use it to derive each job's expected failure rate.
+  failure::GpuHealth health(layout_.gpus());
+  sched::Allocator alloc(layout_, health, scenario_.operations.spare_domains(layout_.kind()));
+  const double duration_s = scenario_.duration_h * sim::S_PER_H;
+  for (std::size_t j = 0; j < scenario_.jobs.size(); ++j) {
+    const auto& spec = scenario_.jobs[j];
+    if (!alloc.place(static_cast<int>(j), spec.gpus))
+      throw std::logic_error(fmt::format("job {} does not fit (the scenario checks should have said so)", spec.name));
+    std::vector<int> gpus;
+    for (int d : alloc.job_domains(static_cast<int>(j))) {
+      const auto r = layout_.domain_range(d);
+      for (int g = r.first; g < r.end(); ++g)
+        if (alloc.owner(g) == static_cast<int>(j)) gpus.push_back(g);
+    }
+    const double rate_per_h = failure_rate_per_h(scenario_.failures, layout_, gpus);
+    job_rate_per_h_.push_back(rate_per_h);
+
+    workload::JobTiming t;
+    t.step = std::max<sim::Tick>(1, sim::to_ticks(spec.step_time_s));
+    t.write = sim::to_ticks(spec.checkpoint.write_s);
+    t.restart = sim::to_ticks(scenario_.operations.restart_s);
+    t.planned_every = sim::hours_to_ticks(scenario_.operations.planned_interval_h);
+    t.planned_downtime = sim::to_ticks(scenario_.operations.planned_downtime_s);
+    double interval_s = spec.checkpoint.interval_s;
+    if (spec.checkpoint.auto_interval)
+      interval_s = rate_per_h > 0 ? workload::daly_interval_s(spec.checkpoint.write_s, sim::S_PER_H / rate_per_h)
+                                  : duration_s; // no failures: no checkpoint is worth its cost
+    const double steps = std::max(1.0, std::round(interval_s / sim::to_seconds(t.step)));
+    t.interval = static_cast<sim::Tick>(steps) * t.step;
+    timing_.push_back(t);
+  }
+}
+
+World::~World() = default;
+
+ledger::ReplicaResult World::run_replica(int replica, const std::function<void(double)>& progress) {
+  if (ran_) throw std::logic_error("World::run_replica: one replica per process (SimGrid's clock cannot be reset)");
+  ran_ = true;
+  const Scenario& s = scenario_;
+  const auto seed = s.seed;
+  const auto rep = static_cast<std::uint64_t>(replica);
+  const sim::Tick end = sim::hours_to_ticks(s.duration_h);
+
+  sim::EventQueue queue;
+  platform_->bind(queue);
+  sim::EventLog log(s.output.events);
+  failure::GpuHealth health(layout_.gpus());
+  sched::Allocator alloc(layout_, health, s.operations.spare_domains(layout_.kind()));
+  for (std::size_t j = 0; j < s.jobs.size(); ++j)
+    alloc.place(static_cast<int>(j), s.jobs[j].gpus);
+  ledger::ClusterLedger cluster(layout_.gpus(), [&alloc](int g) { return alloc.category(g); }, 0);
+  alloc.set_change_hook([&](int g) { cluster.touch(g, queue.now()); });
+  alloc.set_move_hook([&](int job, const std::string& kind, const std::string& from, const std::string& to) {
+    log.add({queue.now(), kind, to, kind == "gpu_swap" ? "gpu" : "domain", s.jobs[static_cast<std::size_t>(job)].name,
+             "replaces " + from});
+  });
+  health.set_transition_hook([&](int g, bool up) {
+    alloc.on_health_change(g, up);
+    platform_->set_host_on(racks_->gpu_host(g), up);
+    cluster.touch(g, queue.now());
+  });
+
+  std::vector<std::unique_ptr<workload::TrainingJob>> jobs;
+  const int modes = static_cast<int>(s.failures.modes.size());
+  for (std::size_t j = 0; j < s.jobs.size(); ++j) {
+    workload::TrainingJob::Hooks hooks;
+    hooks.recover = [&alloc, j] { return alloc.recover(static_cast<int>(j)); };
+    hooks.cause_name = [&s](int mode) { return s.failures.modes[static_cast<std::size_t>(mode)].name; };
+    jobs.push_back(std::make_unique<workload::TrainingJob>(s.jobs[j], timing_[j], modes, queue, log, hooks));
+  }
+
+  std::unique_ptr<failure::FailureInjector> injector;
+  ops::MissionControl::Listener mc_listener;
+  mc_listener.detected = [&jobs](const failure::Failure& f) {
+    for (auto& job : jobs)
+      job->on_failure_detected(f.id);
+  };
+  mc_listener.repaired = [&](const failure::Failure& f) {
+    injector->renew(f);
+    for (auto& job : jobs)
+      job->on_capacity_changed();
+  };
+  ops::MissionControl mission(s.operations, s.failures, layout_, health, queue, log, seed, rep, mc_listener);
+  std::vector<int> struck;
+  injector = std::make_unique<failure::FailureInjector>(
+      s.failures.modes, layout_, health, queue, seed, rep, [&](const failure::Failure& f) {
+        struck.clear();
+        for (int g = f.gpus.first; g < f.gpus.end(); ++g)
+          if (const int owner = alloc.owner(g); owner >= 0) struck.push_back(owner);
+        std::sort(struck.begin(), struck.end());
+        struck.erase(std::unique(struck.begin(), struck.end()), struck.end());
+        for (int j : struck)
+          jobs[static_cast<std::size_t>(j)]->on_failure(f.id, f.mode);
+        mission.on_failure(f);
+      });
+
+  ledger::ReplicaResult result;
+  result.replica = replica;
+  result.gpus = layout_.gpus();
+  result.duration = end;
+  result.peak_flops_per_gpu = s.hardware.gpu.peak_tflops * 1e12;
+
+  // Time series: cluster gauges and each job's state, sampled on a fixed grid.
+  const sim::Tick sample_every = sim::to_ticks(s.output.timeseries_interval_s);
+  const std::string domain_gauge =
+      layout_.kind() == hardware::RackKind::NVL72 ? "schedulable_racks" : "schedulable_nodes";
+  std::function<void()> sample = [&] {
+    const sim::Tick now = queue.now();
+    result.samples.push_back({now, "cluster", "healthy_gpus", static_cast<double>(layout_.gpus() - health.down_gpus())});
+    result.samples.push_back({now, "cluster", domain_gauge, static_cast<double>(alloc.schedulable_domains())});
+    result.samples.push_back({now, "cluster", "repairs_queued", static_cast<double>(mission.queued_repairs())});
+    for (const auto& job : jobs)
+      result.samples.push_back({now, job->spec().name, "training", job->training() ? 1.0 : 0.0});
+    if (now + sample_every <= end) queue.after(sample_every, sample);
+  };
+  if (sample_every > 0) queue.at(0, sample);
+
+  // Progress: a fraction published about 200 times per replica.
+  const sim::Tick progress_every = std::max<sim::Tick>(1, end / 200);
+  std::function<void()> tick_progress = [&] {
+    progress(static_cast<double>(queue.now()) / static_cast<double>(end));
+    if (queue.now() + progress_every < end) queue.after(progress_every, tick_progress);
+  };
+  if (progress) queue.at(0, tick_progress);
+
+  for (auto& job : jobs)
+    job->start();
+  injector->start();
+  platform_->run_until(end);
+  for (auto& job : jobs)
+    job->finish();
+  cluster.finish(end);
+
+  // Exact conservation checks (integer GPU·µs): failing one is a bug, never a property of the input.
+  ledger::GpuTicks allocated = 0;
+  for (const auto& job : jobs) {
+    sim::Tick sum = 0;
+    for (auto t : job->time())
+      sum += t;
+    if (sum != job->wall()) throw std::logic_error(fmt::format("ledger of job {} not conserved", job->spec().name));
+    allocated += static_cast<ledger::GpuTicks>(job->spec().gpus) * job->wall();
+  }
+  if (cluster.gpu_ticks(sched::Category::ALLOCATED) != allocated ||
+      cluster.total() != static_cast<ledger::GpuTicks>(layout_.gpus()) * end)
+    throw std::logic_error("cluster ledger not conserved");
+
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const auto& job = *jobs[j];
+    ledger::JobOutcome o;
+    o.name = job.spec().name;
+    o.gpus = job.spec().gpus;
+    o.wall = job.wall();
+    o.time = job.time();
+    o.interruptions = job.interruptions();
+    o.interruptions_planned = job.interruptions_planned();
+    o.checkpoints = job.checkpoints();
+    o.failures_by_mode = job.failures_by_mode();
+    o.interruptions_by_mode = job.interruptions_by_mode();
+    o.step_time_s = sim::to_seconds(timing_[j].step);
+    o.checkpoint_interval_s = sim::to_seconds(timing_[j].interval);
+    o.model_flops_per_step = job.spec().model_flops_per_step;
+    o.tokens_per_step = job.spec().tokens_per_step;
+    o.expected_mtbf_h = job_rate_per_h_[j] > 0 ? 1.0 / job_rate_per_h_[j] : std::numeric_limits<double>::infinity();
+    result.jobs.push_back(std::move(o));
+  }
+  result.unallocated_gpu_h = {ledger::to_gpu_hours(cluster.gpu_ticks(sched::Category::IDLE)),
+                              ledger::to_gpu_hours(cluster.gpu_ticks(sched::Category::REPAIR)),
+                              ledger::to_gpu_hours(cluster.gpu_ticks(sched::Category::SPARE))};
+  for (std::size_t m = 0; m < s.failures.modes.size(); ++m) {
+    const auto& st = mission.stats()[m];
+    result.modes.push_back({s.failures.modes[m].name, st.failures, st.repaired, sim::to_hours(st.time_to_repair)});
+  }
+  result.events = log.records();
+  return result;
+}
+
+} // namespace dcsim

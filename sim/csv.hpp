@@ -1,0 +1,50 @@
+// CSV tables with declared schemas, and files that appear only when complete.
+//
+// Each output file declares its columns once (a `CsvSchema`); rows are checked against it. Numbers are
+// written in the shortest form that reads back to the same double (fmt's default), NaN as an empty
+// field, so files are compact, exact and byte-identical for identical runs. Text fields are quoted only
+// when they contain a comma, quote or newline (RFC 4180).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace dcsim::sim {
+
+struct CsvSchema {
+  std::string name;                 ///< file name, e.g. "summary.csv"
+  std::vector<std::string> columns; ///< header, in order
+};
+
+using CsvValue = std::variant<std::string, double, std::int64_t>;
+
+std::string csv_escape(std::string_view text);
+std::string csv_format(const CsvValue& value);
+
+/// Rows of one schema, kept as text in memory.
+class CsvTable {
+public:
+  explicit CsvTable(const CsvSchema& schema);
+  const CsvSchema& schema() const { return *schema_; }
+  void add_row(const std::vector<CsvValue>& values);
+  /// Appends rows already formatted for this schema (e.g. produced by another process).
+  void append_formatted(std::string_view rows);
+  const std::string& body() const { return body_; }
+  std::string text() const; ///< header + body
+  std::size_t rows() const { return rows_; }
+
+private:
+  const CsvSchema* schema_;
+  std::string body_;
+  std::size_t rows_ = 0;
+};
+
+/// Writes `content` to `path` through a temporary file in the same directory, renamed on success:
+/// a reader never sees a partially written file under the final name.
+void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+} // namespace dcsim::sim

@@ -1,0 +1,68 @@
+// The simulated-time event queue that every dcsim model schedules on.
+//
+// Models never call SimGrid's timers directly: they schedule callbacks here, at integer-microsecond
+// dates. Events at the same date run in the order they were scheduled (FIFO by sequence number), so
+// a replica's history is a pure function of its seeds. Two drivers advance the queue:
+//   - `run_until()` pops events itself (engine-free unit tests of models);
+//   - sim::Platform::bind() keeps exactly one SimGrid kernel timer armed at the head's date, so
+//     SimGrid's engine owns the clock and model events interleave with network activities.
+#pragma once
+
+#include "sim/units.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <utility>
+
+namespace dcsim::sim {
+
+class EventQueue {
+public:
+  using Callback = std::function<void()>;
+
+  /// Identifies a scheduled event so that it can be cancelled; default-constructed ids are empty.
+  struct EventId {
+    Tick date = -1;
+    std::uint64_t seq = 0;
+    bool empty() const { return date < 0; }
+  };
+
+  Tick now() const { return now_; }
+  /// Schedules `fn` at `date` (>= now). Returns its id.
+  EventId at(Tick date, Callback fn);
+  EventId after(Tick delay, Callback fn) { return at(now_ + delay, std::move(fn)); }
+  /// Cancels a pending event; cancelling an empty, fired or already-cancelled id does nothing.
+  void cancel(EventId& id);
+  bool pending(const EventId& id) const { return !id.empty() && events_.count({id.date, id.seq}) != 0; }
+
+  bool empty() const { return events_.empty(); }
+  /// Date of the earliest pending event, or -1 when none is pending.
+  Tick next_date() const { return events_.empty() ? -1 : events_.begin()->first.first; }
+
+  /// Engine-free driver: runs every event dated <= end in order, then sets now to `end`.
+  void run_until(Tick end);
+
+  /// Runs every event dated `date` (now becomes `date`), including those they schedule at that date.
+  /// Used by the SimGrid binding when its kernel timer fires.
+  void fire_due(Tick date);
+
+  /// Called after any change of the earliest date (the SimGrid binding re-arms its timer here).
+  void set_head_changed_hook(std::function<void()> hook) { head_changed_ = std::move(hook); }
+
+  std::uint64_t events_run() const { return events_run_; }
+
+private:
+  using Key = std::pair<Tick, std::uint64_t>;
+  std::map<Key, Callback> events_;
+  Tick now_ = 0;
+  std::uint64_t next_seq_ = 0;
+  std::uint64_t events_run_ = 0;
+  std::function<void()> head_changed_;
+
+  void notify_head() {
+    if (head_changed_) head_changed_();
+  }
+};
+
+} // namespace dcsim::sim

@@ -1,0 +1,423 @@
+#include "sim/json_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+namespace dcsim::sim {
+namespace {
+
+std::string format_number(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{}", static_cast<long long>(v));
+  return fmt::format("{}", v);
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+bool is_integral(const Json& v) {
+  if (v.is_number_integer()) return true;
+  if (!v.is_number_float()) return false;
+  const double d = v.get<double>();
+  return std::isfinite(d) && d == std::floor(d);
+}
+
+std::string quoted_list(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (i) out += i + 1 == words.size() ? " or " : ", ";
+    out += '"' + words[i] + '"';
+  }
+  return out;
+}
+
+} // namespace
+
+std::string_view type_name(ValueType type) {
+  switch (type) {
+  case ValueType::NUMBER: return "number";
+  case ValueType::INTEGER: return "integer";
+  case ValueType::BOOLEAN: return "boolean";
+  case ValueType::STRING: return "string";
+  case ValueType::OBJECT: return "object";
+  case ValueType::ARRAY: return "array";
+  case ValueType::NUMBER_OR_STRING: return "number or string";
+  }
+  return "?";
+}
+
+bool Bounds::contains(double v) const {
+  if (std::isnan(v)) return false;
+  if (min_open ? !(v > min) : !(v >= min)) return false;
+  if (max_open ? !(v < max) : !(v <= max)) return false;
+  return true;
+}
+
+std::string Bounds::describe() const {
+  const bool has_min = std::isfinite(min);
+  const bool has_max = std::isfinite(max);
+  if (has_min && has_max)
+    return fmt::format("in {}{}, {}{}", min_open ? "(" : "[", format_number(min), format_number(max),
+                       max_open ? ")" : "]");
+  if (has_min) return fmt::format("{} {}", min_open ? ">" : ">=", format_number(min));
+  if (has_max) return fmt::format("{} {}", max_open ? "<" : "<=", format_number(max));
+  return "";
+}
+
+Bounds positive() { return Bounds{0.0, std::numeric_limits<double>::infinity(), true, false}; }
+Bounds non_negative() { return Bounds{0.0, std::numeric_limits<double>::infinity(), false, false}; }
+Bounds at_least(double min) { return Bounds{min, std::numeric_limits<double>::infinity(), false, false}; }
+Bounds fraction() { return Bounds{0.0, 1.0, false, false}; }
+Bounds between(double min, double max) { return Bounds{min, max, false, false}; }
+
+std::string KeyDef::default_text() const {
+  if (!default_value.is_null()) return default_value.dump();
+  if (!default_note.empty()) return default_note;
+  return "required";
+}
+
+const KeyDef* KeyTable::find(std::string_view name) const {
+  for (const auto& k : keys)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+const KeyDef& KeyTable::key(std::string_view name) const {
+  if (const KeyDef* k = find(name)) return *k;
+  throw std::logic_error(fmt::format("key table {} does not declare \"{}\"", path, name));
+}
+
+void Problems::add(std::string pointer, std::string message, const Json* got) {
+  list_.push_back(Problem{std::move(pointer), std::move(message), got ? render_value(*got) : std::string{}});
+}
+
+std::string Problems::format(std::string_view file) const {
+  std::string out;
+  for (const auto& p : list_) {
+    out += fmt::format("{}: {}: {}", file, p.pointer.empty() ? "/" : p.pointer, p.message);
+    if (!p.got.empty()) out += fmt::format(" (got {})", p.got);
+    out += '\n';
+  }
+  return out;
+}
+
+std::string render_value(const Json& value) {
+  std::string text = value.dump();
+  constexpr std::size_t LIMIT = 60;
+  if (text.size() > LIMIT) text = text.substr(0, LIMIT - 3) + "...";
+  return text;
+}
+
+std::string pointer_token(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+Json parse_json_text(std::string_view text, Problems& problems) {
+  // Track the position in the document to report duplicate keys (which nlohmann would silently merge).
+  struct Frame {
+    bool is_array = false;
+    std::size_t index = 0;
+    std::string key;
+    std::set<std::string> keys;
+  };
+  std::vector<Frame> frames;
+  auto path = [&frames] {
+    std::string p;
+    for (const auto& f : frames)
+      p += "/" + (f.is_array ? std::to_string(f.index) : pointer_token(f.key));
+    return p;
+  };
+  auto element_done = [&frames] {
+    if (!frames.empty() && frames.back().is_array) ++frames.back().index;
+  };
+  using Event = Json::parse_event_t;
+  Json::parser_callback_t callback = [&](int, Event event, Json& parsed) {
+    switch (event) {
+    case Event::object_start: frames.push_back(Frame{}); break;
+    case Event::array_start: frames.push_back(Frame{true, 0, {}, {}}); break;
+    case Event::key: {
+      Frame& f = frames.back();
+      f.key = parsed.get<std::string>();
+      if (!f.keys.insert(f.key).second) problems.add(path(), "duplicate key (the later value would win)");
+      break;
+    }
+    case Event::object_end:
+    case Event::array_end:
+      frames.pop_back();
+      element_done();
+      break;
+    case Event::value: element_done(); break;
+    }
+    return true;
+  };
+  try {
+    return Json::parse(text.begin(), text.end(), callback, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+  } catch (const Json::parse_error& e) {
+    std::string what = e.what();
+    // "[json.exception.parse_error.101] parse error at line 3, column 7: syntax error while ..."
+    const std::string marker = "parse error at ";
+    if (auto at = what.find(marker); at != std::string::npos) what = what.substr(at + marker.size());
+    std::string location = "line ?, column ?";
+    if (auto colon = what.find(": "); colon != std::string::npos && what.rfind("line", 0) == 0) {
+      location = what.substr(0, colon);
+      what = what.substr(colon + 2);
+    }
+    problems.add_raw(Problem{location, what, {}});
+    return Json(Json::value_t::discarded);
+  }
+}
+
+Node::Node(const Json& value, std::string pointer, const KeyTable& table, Problems& problems)
+    : value_(&value), pointer_(std::move(pointer)), table_(&table), problems_(&problems) {
+  static const Json EMPTY = Json::object();
+  if (!value.is_object()) {
+    problems.add(pointer_, "must be an object", &value);
+    value_ = &EMPTY;
+    return;
+  }
+  for (const auto& [key, v] : value.items()) {
+    if (table.find(key)) continue;
+    std::string best;
+    std::size_t best_distance = 3; // suggest only close names
+    for (const auto& k : table.keys) {
+      const std::size_t d = edit_distance(key, k.name);
+      if (d < best_distance) {
+        best_distance = d;
+        best = k.name;
+      }
+    }
+    std::string message = "unknown key";
+    if (!best.empty())
+      message += fmt::format("; did you mean \"{}\"?", best);
+    else {
+      std::vector<std::string> names;
+      for (const auto& k : table.keys)
+        names.push_back(k.name);
+      message += "; allowed keys here: " + fmt::format("{}", fmt::join(names, ", "));
+    }
+    problems.add(child_pointer(key), message, &v);
+  }
+}
+
+bool Node::has(std::string_view key) const { return raw(key) != nullptr; }
+
+const Json* Node::raw(std::string_view key) const {
+  auto it = value_->find(key);
+  return it == value_->end() ? nullptr : &*it;
+}
+
+void Node::problem(std::string_view key, std::string message) const {
+  problems_->add(child_pointer(key), std::move(message), raw(key));
+}
+
+void Node::problem_here(std::string message) const { problems_->add(pointer_, std::move(message)); }
+
+const Json* Node::lookup(std::string_view key, ValueType expected) const {
+  const KeyDef& def = table_->key(key);
+  if (def.type != expected)
+    throw std::logic_error(fmt::format("{}: key \"{}\" is declared as {}, read as {}", table_->path, key,
+                                       type_name(def.type), type_name(expected)));
+  const Json* v = raw(key);
+  if (!v && def.required()) problems_->add(child_pointer(key), "missing required key");
+  return v;
+}
+
+std::optional<double> Node::checked_number(std::string_view key, const Json& v, const KeyDef& def) const {
+  if (!v.is_number()) {
+    problem(key, def.type == ValueType::INTEGER ? "must be an integer" : "must be a number");
+    return std::nullopt;
+  }
+  if (def.type == ValueType::INTEGER && !is_integral(v)) {
+    problem(key, "must be an integer");
+    return std::nullopt;
+  }
+  const double d = v.get<double>();
+  if (!def.bounds.contains(d)) {
+    problem(key, "must be " + def.bounds.describe());
+    return std::nullopt;
+  }
+  return d;
+}
+
+std::optional<double> Node::optional_number(std::string_view key) const {
+  const KeyDef& def = table_->key(key);
+  const Json* v = lookup(key, ValueType::NUMBER);
+  if (!v) return def.default_value.is_number() ? std::optional<double>(def.default_value.get<double>()) : std::nullopt;
+  return checked_number(key, *v, def);
+}
+
+double Node::number(std::string_view key) const {
+  const KeyDef& def = table_->key(key);
+  if (auto v = optional_number(key)) return *v;
+  return def.default_value.is_number() ? def.default_value.get<double>() : 0.0;
+}
+
+std::optional<std::int64_t> Node::optional_integer(std::string_view key) const {
+  const KeyDef& def = table_->key(key);
+  const Json* v = lookup(key, ValueType::INTEGER);
+  if (!v)
+    return def.default_value.is_number() ? std::optional<std::int64_t>(def.default_value.get<std::int64_t>())
+                                         : std::nullopt;
+  auto d = checked_number(key, *v, def);
+  if (!d) return std::nullopt;
+  if (std::fabs(*d) > 9.0e15) {
+    problem(key, "is too large");
+    return std::nullopt;
+  }
+  return static_cast<std::int64_t>(*d);
+}
+
+std::int64_t Node::integer(std::string_view key) const {
+  const KeyDef& def = table_->key(key);
+  if (auto v = optional_integer(key)) return *v;
+  return def.default_value.is_number() ? def.default_value.get<std::int64_t>() : 0;
+}
+
+bool Node::boolean(std::string_view key) const {
+  const KeyDef& def = table_->key(key);
+  const bool fallback = def.default_value.is_boolean() && def.default_value.get<bool>();
+  const Json* v = lookup(key, ValueType::BOOLEAN);
+  if (!v) return fallback;
+  if (!v->is_boolean()) {
+    problem(key, "must be true or false");
+    return fallback;
+  }
+  return v->get<bool>();
+}
+
+std::optional<std::string> Node::optional_string(std::string_view key) const {
+  const KeyDef& def = table_->key(key);
+  const Json* v = lookup(key, ValueType::STRING);
+  if (!v) return def.default_value.is_string() ? std::optional<std::string>(def.default_value.get<std::string>())
+                                               : std::nullopt;
+  if (!v->is_string()) {
+    problem(key, def.choices.empty() ? "must be a string" : "must be one of " + quoted_list(def.choices));
+    return std::nullopt;
+  }
+  std::string s = v->get<std::string>();
+  if (!def.choices.empty() && std::find(def.choices.begin(), def.choices.end(), s) == def.choices.end()) {
+    problem(key, "must be one of " + quoted_list(def.choices));
+    return std::nullopt;
+  }
+  return s;
+}
+
+std::string Node::string(std::string_view key) const {
+  const KeyDef& def = table_->key(key);
+  if (auto v = optional_string(key)) return *v;
+  return def.default_value.is_string() ? def.default_value.get<std::string>() : std::string{};
+}
+
+Node::NumberOrWord Node::number_or_word(std::string_view key) const {
+  const KeyDef& def = table_->key(key);
+  const Json* v = lookup(key, ValueType::NUMBER_OR_STRING);
+  const Json& value = v ? *v : def.default_value;
+  NumberOrWord out;
+  if (value.is_string()) {
+    out.word = value.get<std::string>();
+    if (std::find(def.choices.begin(), def.choices.end(), out.word) == def.choices.end()) {
+      problem(key, fmt::format("must be a number {} or {}", def.bounds.describe(), quoted_list(def.choices)));
+      out.word.clear();
+    }
+    return out;
+  }
+  if (value.is_number()) {
+    const double d = value.get<double>();
+    if (def.bounds.contains(d))
+      out.number = d;
+    else
+      problem(key, fmt::format("must be a number {} or {}", def.bounds.describe(), quoted_list(def.choices)));
+    return out;
+  }
+  if (v) problem(key, fmt::format("must be a number {} or {}", def.bounds.describe(), quoted_list(def.choices)));
+  return out;
+}
+
+Node Node::object(std::string_view key, const KeyTable& child_table) const {
+  static const Json EMPTY = Json::object();
+  const Json* v = lookup(key, ValueType::OBJECT);
+  return Node(v ? *v : EMPTY, child_pointer(key), child_table, *problems_);
+}
+
+std::vector<Node> Node::objects(std::string_view key, const KeyTable& element_table) const {
+  std::vector<Node> out;
+  const Json* v = lookup(key, ValueType::ARRAY);
+  if (!v) return out;
+  if (!v->is_array()) {
+    problem(key, "must be an array");
+    return out;
+  }
+  for (std::size_t i = 0; i < v->size(); ++i)
+    out.emplace_back((*v)[i], child_pointer(key) + "/" + std::to_string(i), element_table, *problems_);
+  return out;
+}
+
+std::string apply_override(Json& document, std::string_view assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    return fmt::format("--set {}: expected key.path=value", assignment);
+  const std::string path(assignment.substr(0, eq));
+  const std::string text(assignment.substr(eq + 1));
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const auto dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  Json* node = &document;
+  std::string where;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    if (part.empty()) return fmt::format("--set {}: empty key in path", path);
+    const bool last = i + 1 == parts.size();
+    if (node->is_array()) {
+      if (part.find_first_not_of("0123456789") != std::string::npos)
+        return fmt::format("--set {}: {} is an array; \"{}\" is not an index", path, where.empty() ? "/" : where,
+                           part);
+      const auto index = std::stoull(part);
+      if (index >= node->size())
+        return fmt::format("--set {}: {} has {} elements; there is no element {}", path, where, node->size(),
+                           index);
+      node = &(*node)[index];
+    } else {
+      if (node->is_null()) *node = Json::object();
+      if (!node->is_object())
+        return fmt::format("--set {}: {} is not an object", path, where.empty() ? "/" : where);
+      node = &(*node)[part];
+    }
+    where += "/" + pointer_token(part);
+    if (last) {
+      Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+      *node = value.is_discarded() ? Json(text) : std::move(value);
+    }
+  }
+  return {};
+}
+
+} // namespace dcsim::sim

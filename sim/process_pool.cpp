@@ -1,0 +1,139 @@
+#include "sim/process_pool.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace dcsim::sim {
+namespace {
+
+std::filesystem::path make_temp_dir() {
+  const char* base = std::getenv("TMPDIR");
+  std::string pattern = std::string(base && *base ? base : "/tmp") + "/dcsim-XXXXXX";
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  if (!::mkdtemp(buffer.data())) throw std::runtime_error(fmt::format("cannot create {}: {}", pattern, std::strerror(errno)));
+  return std::filesystem::path(buffer.data());
+}
+
+std::string read_all(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+} // namespace
+
+std::vector<std::string> ProcessPool::map(int count, const Task& task, const Reporter& report,
+                                          double report_period_s) const {
+  std::vector<std::string> results(static_cast<std::size_t>(count));
+  if (count <= 0) return results;
+
+  const std::size_t shared_bytes = sizeof(double) * static_cast<std::size_t>(count);
+  void* shared = ::mmap(nullptr, shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) throw std::runtime_error("cannot map shared progress memory");
+  auto* progress = static_cast<volatile double*>(shared);
+  for (int i = 0; i < count; ++i)
+    progress[i] = 0.0;
+
+  const std::filesystem::path dir = make_temp_dir();
+  auto result_path = [&dir](int i) { return dir / fmt::format("task-{}.out", i); };
+  auto error_path = [&dir](int i) { return dir / fmt::format("task-{}.err", i); };
+
+  std::map<pid_t, int> running;
+  std::vector<TaskFailure> failures;
+  int next = 0;
+  int finished = 0;
+  auto last_report = std::chrono::steady_clock::now();
+
+  auto snapshot = [&] {
+    std::vector<double> p(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i)
+      p[static_cast<std::size_t>(i)] = progress[i];
+    return p;
+  };
+
+  while (finished < count) {
+    while (next < count && static_cast<int>(running.size()) < parallel_) {
+      std::fflush(nullptr);
+      const pid_t pid = ::fork();
+      if (pid < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
+      if (pid == 0) {
+        const int index = next;
+        int code = 0;
+        try {
+          const std::string out = task(index, [progress, index](double f) { progress[index] = f; });
+          std::ofstream file(result_path(index), std::ios::binary);
+          file.write(out.data(), static_cast<std::streamsize>(out.size()));
+          file.close();
+          if (!file) code = 3;
+        } catch (const std::exception& e) {
+          std::ofstream(error_path(index)) << e.what();
+          code = 1;
+        } catch (...) {
+          std::ofstream(error_path(index)) << "unknown exception";
+          code = 1;
+        }
+        std::fflush(nullptr);
+        ::_exit(code); // no destructors: the parent owns the platform and the files
+      }
+      running.emplace(pid, next++);
+    }
+
+    int status = 0;
+    const pid_t done = ::waitpid(-1, &status, WNOHANG);
+    if (done > 0) {
+      const int index = running.at(done);
+      running.erase(done);
+      ++finished;
+      progress[index] = 1.0;
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        results[static_cast<std::size_t>(index)] = read_all(result_path(index));
+      } else {
+        std::string reason;
+        if (WIFSIGNALED(status))
+          reason = fmt::format("killed by signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status)));
+        else if (std::filesystem::exists(error_path(index)))
+          reason = read_all(error_path(index));
+        else
+          reason = fmt::format("exit status {}", WEXITSTATUS(status));
+        failures.push_back(TaskFailure{index, reason});
+      }
+      continue;
+    }
+    if (done < 0 && errno != EINTR) throw std::runtime_error(fmt::format("waitpid failed: {}", std::strerror(errno)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const auto now = std::chrono::steady_clock::now();
+    if (report && std::chrono::duration<double>(now - last_report).count() >= report_period_s) {
+      report(snapshot(), finished);
+      last_report = now;
+    }
+  }
+  if (report) report(snapshot(), finished);
+  ::munmap(shared, shared_bytes);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+  if (!failures.empty()) {
+    std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.task < b.task; });
+    throw std::runtime_error(fmt::format("task {} failed: {}", failures.front().task, failures.front().reason));
+  }
+  return results;
+}
+
+} // namespace dcsim::sim

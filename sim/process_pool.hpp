@@ -1,0 +1,41 @@
+// Runs independent tasks in forked child processes, at most `parallel` at a time.
+//
+// SimGrid allows one engine per process and never resets its clock, so each replica runs in its own
+// child. Children are forked from the process that already built the platform: they share its pages
+// copy-on-write and pay no build cost. Each child returns its result as bytes through a private
+// temporary file; results come back in task order whatever the parallelism, so outputs do not depend
+// on `-j`. Children publish their progress (a fraction in [0, 1]) in a shared memory page that the
+// parent reads to report progress.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dcsim::sim {
+
+struct TaskFailure {
+  int task = -1;
+  std::string reason;
+};
+
+class ProcessPool {
+public:
+  /// `report` is called in the parent about every `report_period_s` with each task's progress in [0, 1]
+  /// and the number of finished tasks.
+  using Reporter = std::function<void(const std::vector<double>& progress, int finished)>;
+  /// The task body, run in a child. `progress(f)` publishes its completion fraction.
+  using Task = std::function<std::string(int task, const std::function<void(double)>& progress)>;
+
+  explicit ProcessPool(int parallel) : parallel_(parallel < 1 ? 1 : parallel) {}
+
+  /// Runs tasks 0..count-1 and returns their results in order. Throws std::runtime_error naming the
+  /// first task that failed (exception, crash or non-zero exit) after all children have ended.
+  std::vector<std::string> map(int count, const Task& task, const Reporter& report = {},
+                               double report_period_s = 0.5) const;
+
+private:
+  int parallel_;
+};
+
+} // namespace dcsim::sim

@@ -1,0 +1,77 @@
+// dcsim: the command line (composition root). See README.md for every command.
+#include "tools/dcsim/describe.hpp"
+#include "tools/dcsim/runner.hpp"
+#include "tools/dcsim/scenario_file.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+
+namespace {
+
+int validate_command(const std::string& path, const std::vector<std::string>& overrides) {
+  const auto loaded = dcsim::tools::load_scenario(path, overrides);
+  if (!loaded.scenario) {
+    std::cerr << loaded.errors;
+    return 2;
+  }
+  const auto& s = *loaded.scenario;
+  const long long gpus = static_cast<long long>(s.cluster.racks) * s.hardware.rack.gpus_per_rack();
+  std::cout << fmt::format("{}: ok: scenario {}, {} racks ({}), {} GPUs, {} failure modes, {} jobs, {} replicas of {} h\n",
+                           path, s.name, s.cluster.racks, dcsim::hardware::rack_kind_name(s.hardware.rack.kind), gpus,
+                           s.failures.modes.size(), s.jobs.size(), s.replicas, s.duration_h);
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"dcsim: discrete-event simulator of AI factories (goodput and MFU of GPU clusters)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "dcsim 0.1.0");
+
+  dcsim::tools::RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "run a scenario's replicas and write CSV outputs");
+  run_cmd->add_option("scenario", run.scenario_path, "scenario JSON file")->required();
+  run_cmd->add_option("--out", run.out_dir, "output directory (default out/<scenario name>)");
+  int replicas = 0;
+  long long seed = -1;
+  run_cmd->add_option("--replicas", replicas, "override the scenario's replicas")->check(CLI::PositiveNumber);
+  run_cmd->add_option("--seed", seed, "override the scenario's seed")->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("-j,--jobs", run.parallel, "replicas run in parallel processes (default: CPUs)")
+      ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--set", run.overrides, "override a scenario key: key.path=value (repeatable)");
+  run_cmd->add_flag("-q,--quiet", run.quiet, "no progress on stderr");
+
+  std::string validate_path;
+  std::vector<std::string> validate_overrides;
+  auto* validate_cmd = app.add_subcommand("validate", "check a scenario and report every problem");
+  validate_cmd->add_option("scenario", validate_path, "scenario JSON file")->required();
+  validate_cmd->add_option("--set", validate_overrides, "override a scenario key: key.path=value (repeatable)");
+
+  std::string area;
+  auto* describe_cmd = app.add_subcommand("describe", "list every scenario key: type, unit, default, meaning");
+  describe_cmd->add_option("area", area, "only this area (scenario, hardware, cluster, failures, operations, jobs, output)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+
+  if (*run_cmd) {
+    if (replicas > 0) run.overrides.push_back(fmt::format("replicas={}", replicas));
+    if (seed >= 0) run.overrides.push_back(fmt::format("seed={}", seed));
+    return dcsim::tools::run_command(run);
+  }
+  if (*validate_cmd) return validate_command(validate_path, validate_overrides);
+  if (*describe_cmd) {
+    std::string out;
+    const bool ok = dcsim::tools::describe_keys(area, out);
+    (ok ? std::cout : std::cerr) << out;
+    return ok ? 0 : 2;
+  }
+  return 2;
+}

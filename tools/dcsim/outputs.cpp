@@ -1,0 +1,219 @@
+#include "tools/dcsim/outputs.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dcsim::tools {
+
+using Json = nlohmann::json;
+using sim::CsvSchema;
+using sim::CsvTable;
+
+namespace {
+
+std::vector<std::string> metric_columns() {
+  std::vector<std::string> names;
+  for (const auto& [name, value] : ledger::job_metrics(ledger::JobOutcome{}, 1.0))
+    names.push_back(name);
+  ledger::ReplicaResult dummy;
+  for (const auto& [name, value] : ledger::cluster_metrics(dummy))
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  return names;
+}
+
+Json encode_double(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+double decode_double(const Json& j) {
+  if (!j.is_string()) return j.get<double>();
+  const auto s = j.get<std::string>();
+  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  return s == "inf" ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+}
+
+} // namespace
+
+const CsvSchema& summary_schema() {
+  static const CsvSchema s{"summary.csv", {"scenario", "job", "metric", "mean", "ci95_low", "ci95_high", "replicas"}};
+  return s;
+}
+
+const CsvSchema& replicas_schema() {
+  static const CsvSchema s = [] {
+    CsvSchema schema{"replicas.csv", {"replica", "job"}};
+    for (auto& name : metric_columns())
+      schema.columns.push_back(name);
+    return schema;
+  }();
+  return s;
+}
+
+const CsvSchema& ledger_schema() {
+  static const CsvSchema s{"ledger.csv", {"replica", "job", "state", "gpu_hours"}};
+  return s;
+}
+
+const CsvSchema& causes_schema() {
+  static const CsvSchema s{"causes.csv", {"replica", "job", "cause", "failures", "interruptions", "mttr_h"}};
+  return s;
+}
+
+const CsvSchema& events_schema() {
+  static const CsvSchema s{"events.csv", {"replica", "time_s", "kind", "component", "scope", "job", "detail"}};
+  return s;
+}
+
+const CsvSchema& timeseries_schema() {
+  static const CsvSchema s{"timeseries.csv", {"replica", "time_s", "entity", "gauge", "value"}};
+  return s;
+}
+
+ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& r) {
+  constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+  const auto rep = static_cast<std::int64_t>(r.replica);
+  CsvTable replicas(replicas_schema()), ledger_rows(ledger_schema()), causes(causes_schema()),
+      events(events_schema()), series(timeseries_schema());
+
+  auto metric_row = [&](const std::string& entity, const ledger::Metrics& metrics) {
+    std::vector<sim::CsvValue> row{rep, entity};
+    for (std::size_t c = 2; c < replicas_schema().columns.size(); ++c) {
+      const auto& col = replicas_schema().columns[c];
+      auto it = std::find_if(metrics.begin(), metrics.end(), [&col](const auto& m) { return m.first == col; });
+      row.emplace_back(it == metrics.end() ? NaN : it->second);
+    }
+    replicas.add_row(row);
+  };
+  for (const auto& job : r.jobs) {
+    metric_row(job.name, ledger::job_metrics(job, r.peak_flops_per_gpu));
+    for (int s = 0; s < workload::JOB_TIME_STATES; ++s) {
+      const auto state = static_cast<workload::JobTime>(s);
+      ledger_rows.add_row({rep, job.name, std::string(workload::job_time_name(state)), ledger::job_state_gpu_h(job, state)});
+    }
+    for (std::size_t m = 0; m < r.modes.size(); ++m)
+      causes.add_row({rep, job.name, r.modes[m].name, static_cast<std::int64_t>(job.failures_by_mode[m]),
+                      static_cast<std::int64_t>(job.interruptions_by_mode[m]), NaN});
+  }
+  metric_row("cluster", ledger::cluster_metrics(r));
+  const auto states = ledger::cluster_ledger_states();
+  const auto values = ledger::cluster_ledger_gpu_h(r);
+  for (std::size_t i = 0; i < states.size(); ++i)
+    ledger_rows.add_row({rep, std::string("cluster"), states[i], values[i]});
+  for (std::size_t m = 0; m < r.modes.size(); ++m) {
+    std::uint64_t interruptions = 0;
+    for (const auto& job : r.jobs)
+      interruptions += job.interruptions_by_mode[m];
+    const auto& mode = r.modes[m];
+    causes.add_row({rep, std::string("cluster"), mode.name, static_cast<std::int64_t>(mode.failures),
+                    static_cast<std::int64_t>(interruptions),
+                    mode.repaired ? mode.time_to_repair_h / static_cast<double>(mode.repaired) : NaN});
+  }
+  for (const auto& e : r.events)
+    events.add_row({rep, sim::to_seconds(e.time), e.kind, e.component, e.scope, e.job, e.detail});
+  for (const auto& s : r.samples)
+    series.add_row({rep, sim::to_seconds(s.time), s.entity, s.gauge, s.value});
+  (void)scenario;
+  return {replicas.body(), ledger_rows.body(), causes.body(), events.body(), series.body()};
+}
+
+std::string encode_replica(const Scenario& scenario, const ledger::ReplicaResult& result) {
+  const ReplicaRows rows = format_replica_rows(scenario, result);
+  Json metrics = Json::array();
+  auto add = [&metrics](const std::string& entity, const ledger::Metrics& m) {
+    Json list = Json::array();
+    for (const auto& [name, value] : m)
+      list.push_back(Json::array({name, encode_double(value)}));
+    metrics.push_back(Json::array({entity, list}));
+  };
+  for (const auto& job : result.jobs)
+    add(job.name, ledger::job_metrics(job, result.peak_flops_per_gpu));
+  add("cluster", ledger::cluster_metrics(result));
+  Json j{{"replicas", rows.replicas}, {"ledger", rows.ledger},         {"causes", rows.causes},
+         {"events", rows.events},     {"timeseries", rows.timeseries}, {"metrics", metrics}};
+  return j.dump();
+}
+
+DecodedReplica decode_replica(const std::string& payload) {
+  const Json j = Json::parse(payload);
+  DecodedReplica d;
+  d.rows = {j.at("replicas").get<std::string>(), j.at("ledger").get<std::string>(), j.at("causes").get<std::string>(),
+            j.at("events").get<std::string>(), j.at("timeseries").get<std::string>()};
+  for (const auto& entity : j.at("metrics")) {
+    ledger::Metrics m;
+    for (const auto& pair : entity.at(1))
+      m.emplace_back(pair.at(0).get<std::string>(), decode_double(pair.at(1)));
+    d.metrics.emplace_back(entity.at(0).get<std::string>(), std::move(m));
+  }
+  return d;
+}
+
+RunSummary summarize_replicas(const std::vector<DecodedReplica>& replicas) {
+  RunSummary out;
+  if (replicas.empty()) return out;
+  for (std::size_t e = 0; e < replicas.front().metrics.size(); ++e) {
+    const auto& [entity, first] = replicas.front().metrics[e];
+    std::vector<std::pair<std::string, sim::Summary>> metrics;
+    for (std::size_t m = 0; m < first.size(); ++m) {
+      std::vector<double> values;
+      for (const auto& r : replicas)
+        values.push_back(r.metrics.at(e).second.at(m).second);
+      metrics.emplace_back(first[m].first, sim::summarize(values));
+    }
+    out.entities.emplace_back(entity, std::move(metrics));
+  }
+  return out;
+}
+
+void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
+                   const std::vector<DecodedReplica>& replicas, const RunSummary& summary) {
+  std::filesystem::create_directories(dir);
+  CsvTable sum(summary_schema());
+  for (const auto& [entity, metrics] : summary.entities)
+    for (const auto& [name, s] : metrics)
+      sum.add_row({scenario.name, entity, name, s.mean, s.ci95_low, s.ci95_high, static_cast<std::int64_t>(s.n)});
+  CsvTable reps(replicas_schema()), led(ledger_schema()), causes(causes_schema()), events(events_schema()),
+      series(timeseries_schema());
+  for (const auto& r : replicas) {
+    reps.append_formatted(r.rows.replicas);
+    led.append_formatted(r.rows.ledger);
+    causes.append_formatted(r.rows.causes);
+    events.append_formatted(r.rows.events);
+    series.append_formatted(r.rows.timeseries);
+  }
+  for (const CsvTable* t : {&reps, &led, &causes, &events, &series, &sum})
+    sim::write_file_atomically(dir / t->schema().name, t->text());
+}
+
+std::string summary_table(const Scenario& scenario, const RunSummary& summary, int gpus) {
+  static const std::vector<std::string> shown = {
+      "goodput_frac", "mfu_frac", "effective_mfu_frac", "interruptions", "interruptions_planned", "job_mttf_h",
+      "checkpoint_interval_s", "ledger_productive_gpu_h", "ledger_rework_gpu_h", "ledger_checkpoint_gpu_h",
+      "ledger_detection_gpu_h", "ledger_restart_gpu_h", "ledger_waiting_gpu_h", "ledger_repair_gpu_h",
+      "failures"};
+  std::string out = fmt::format("scenario {}: {} GPUs, {} h, {} replicas (mean and 95% confidence interval)\n",
+                                scenario.name, gpus, scenario.duration_h, scenario.replicas);
+  out += fmt::format("{:<14} {:<26} {:>14} {:>31}\n", "job", "metric", "mean", "95% CI");
+  auto fmt_value = [](double v) {
+    if (std::isnan(v)) return std::string("-");
+    if (std::isinf(v)) return std::string(v > 0 ? "inf" : "-inf");
+    if (std::fabs(v) >= 1e5) return fmt::format("{:.0f}", v);
+    if (v != 0 && std::fabs(v) < 1e-3) return fmt::format("{:.4g}", v);
+    return fmt::format("{:.4f}", v);
+  };
+  for (const auto& [entity, metrics] : summary.entities)
+    for (const auto& [name, s] : metrics) {
+      if (std::find(shown.begin(), shown.end(), name) == shown.end()) continue;
+      const std::string ci =
+          std::isnan(s.ci95_low) ? "-" : fmt::format("[{}, {}]", fmt_value(s.ci95_low), fmt_value(s.ci95_high));
+      out += fmt::format("{:<14} {:<26} {:>14} {:>31}\n", entity, name, fmt_value(s.mean), ci);
+    }
+  return out;
+}
+
+} // namespace dcsim::tools

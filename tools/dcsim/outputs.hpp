@@ -1,0 +1,62 @@
+// The output files of a run (DESIGN §7), each with its columns declared once.
+//
+//   summary.csv     scenario,job,metric,mean,ci95_low,ci95_high,replicas
+//   replicas.csv    replica,job,<every metric>
+//   ledger.csv      replica,job,state,gpu_hours
+//   causes.csv      replica,job,cause,failures,interruptions,mttr_h
+//   events.csv      replica,time_s,kind,component,scope,job,detail
+//   timeseries.csv  replica,time_s,entity,gauge,value
+// Rows are in replica order, then job order (scenario order, then "cluster"), so files are identical
+// for identical runs whatever the parallelism. Files are written to temporary names and renamed.
+#pragma once
+
+#include "models/ledger/replica_result.hpp"
+#include "models/scenario.hpp"
+#include "sim/csv.hpp"
+#include "sim/stats.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dcsim::tools {
+
+const sim::CsvSchema& summary_schema();
+const sim::CsvSchema& replicas_schema();
+const sim::CsvSchema& ledger_schema();
+const sim::CsvSchema& causes_schema();
+const sim::CsvSchema& events_schema();
+const sim::CsvSchema& timeseries_schema();
+
+/// Per-replica rows of the per-replica files, formatted in the child that ran the replica.
+struct ReplicaRows {
+  std::string replicas, ledger, causes, events, timeseries;
+};
+ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& result);
+
+/// Metrics of every replica: entity ("cluster" or a job) -> metric -> values by replica.
+using MetricSeries = std::map<std::string, std::vector<std::pair<std::string, std::vector<double>>>>;
+
+/// What a child sends back: its rows and its metrics.
+std::string encode_replica(const Scenario& scenario, const ledger::ReplicaResult& result);
+struct DecodedReplica {
+  ReplicaRows rows;
+  std::vector<std::pair<std::string, ledger::Metrics>> metrics; ///< per entity, in output order
+};
+DecodedReplica decode_replica(const std::string& payload);
+
+struct RunSummary {
+  /// entity -> (metric, summary) in output order; entities in output order.
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, sim::Summary>>>> entities;
+};
+RunSummary summarize_replicas(const std::vector<DecodedReplica>& replicas);
+
+/// Writes every output file into `dir` (created if needed).
+void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
+                   const std::vector<DecodedReplica>& replicas, const RunSummary& summary);
+
+/// The human-readable summary table printed by `dcsim run`.
+std::string summary_table(const Scenario& scenario, const RunSummary& summary, int gpus);
+
+} // namespace dcsim::tools

@@ -1,0 +1,89 @@
+#include "tools/dcsim/runner.hpp"
+
+#include "sim/process_pool.hpp"
+#include "tools/dcsim/scenario_file.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+#include <unistd.h>
+
+namespace dcsim::tools {
+
+int default_parallelism() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+std::vector<DecodedReplica> run_replicas(World& world, int parallel, bool quiet) {
+  const Scenario& s = world.scenario();
+  const auto started = std::chrono::steady_clock::now();
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  double last_line = -10;
+  bool printed = false;
+  sim::ProcessPool pool(parallel);
+  auto report = [&](const std::vector<double>& progress, int finished) {
+    if (quiet) return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (elapsed < 1.0) return;
+    if (!tty && elapsed - last_line < 10.0 && finished < static_cast<int>(progress.size())) return;
+    last_line = elapsed;
+    double done = 0;
+    for (double p : progress)
+      done += p;
+    const double frac = done / static_cast<double>(progress.size());
+    const double eta = frac > 0 ? elapsed * (1 - frac) / frac : 0;
+    std::cerr << fmt::format("{}dcsim: {}/{} replicas done, {:.1f} of {} simulated days, {:.0f}% | {:.1f} s, ETA {:.0f} s{}",
+                             tty ? "\r" : "", finished, progress.size(),
+                             frac * static_cast<double>(progress.size()) * s.duration_h / 24.0,
+                             static_cast<double>(progress.size()) * s.duration_h / 24.0, frac * 100, elapsed, eta,
+                             tty ? "   " : "\n")
+              << std::flush;
+    printed = true;
+  };
+  const auto payloads = pool.map(
+      s.replicas,
+      [&](int replica, const std::function<void(double)>& progress) {
+        return encode_replica(s, world.run_replica(replica, progress));
+      },
+      report);
+  if (printed && tty) std::cerr << "\n";
+  std::vector<DecodedReplica> out;
+  out.reserve(payloads.size());
+  for (const auto& p : payloads)
+    out.push_back(decode_replica(p));
+  return out;
+}
+
+int run_command(const RunOptions& options) {
+  const LoadedScenario loaded = load_scenario(options.scenario_path, options.overrides);
+  if (!loaded.scenario) {
+    std::cerr << loaded.errors;
+    return 2;
+  }
+  const Scenario& scenario = *loaded.scenario;
+  const std::filesystem::path out_dir =
+      options.out_dir.empty() ? std::filesystem::path("out") / scenario.name : std::filesystem::path(options.out_dir);
+  try {
+    const auto t0 = std::chrono::steady_clock::now();
+    World world(scenario);
+    const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!options.quiet && build_s >= 1.0)
+      std::cerr << fmt::format("dcsim: built {} GPUs in {:.1f} s\n", world.layout().gpus(), build_s);
+    const int parallel = options.parallel > 0 ? options.parallel : default_parallelism();
+    const auto replicas = run_replicas(world, parallel, options.quiet);
+    const RunSummary summary = summarize_replicas(replicas);
+    write_outputs(out_dir, scenario, replicas, summary);
+    std::cout << summary_table(scenario, summary, world.layout().gpus());
+    std::cout << fmt::format("outputs written to {}/\n", out_dir.string());
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "dcsim: run failed: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+} // namespace dcsim::tools

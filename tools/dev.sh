@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# dcsim developer entry point: installs what is missing (Debian 12 packages), builds, runs or tests.
+#
+#   tools/dev.sh run [dcsim run options]  set up, build, run scenarios/default.json (summary on stdout)
+#   tools/dev.sh test                     set up, build, run the test suite, then the unit tests under
+#                                         AddressSanitizer + UndefinedBehaviorSanitizer
+#   tools/dev.sh build                    set up and build only
+#
+# Package installation needs root (or sudo). Builds go to build/ (Release) and build-asan/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(cmake g++ make pkg-config libsimgrid-dev libboost-graph-dev nlohmann-json3-dev catch2 libfmt-dev
+          libcli11-dev)
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+say() { printf '== %s\n' "$*" >&2; }
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "need root to install: ${missing[*]}" >&2; exit 2; }
+    sudo="sudo"
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() { # build DIR [cmake args...]
+  local dir=$1; shift
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  cmake --build "$dir" -j "$JOBS"
+}
+
+cmd=${1:-run}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  build)
+    install_missing
+    build build
+    ;;
+  run)
+    install_missing
+    build build
+    say "running scenarios/default.json"
+    ./build/tools/dcsim run scenarios/default.json "$@"
+    ;;
+  test)
+    install_missing
+    build build
+    say "test suite"
+    (cd build && ctest -j "$JOBS" --output-on-failure --timeout 900)
+    say "unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+    build build-asan -DDCSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    # SimGrid keeps process-lifetime allocations (its engine is never torn down): leak checks are off.
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+       ctest -j "$JOBS" --output-on-failure --timeout 900 -R '^unit: ')
+    ;;
+  *)
+    echo "usage: tools/dev.sh run|test|build" >&2
+    exit 2
+    ;;
+esac
