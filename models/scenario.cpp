@@ -22,7 +22,7 @@ const KeyTable& scenario_keys() {
                  sim::between(1, 100000)},
           KeyDef{"duration_h", ValueType::NUMBER, "h", 336.0, "simulated time of each replica", sim::positive()},
           KeyDef{"hardware", ValueType::OBJECT, "", Json::object(), "GPU and rack hardware"},
-          KeyDef{"cluster", ValueType::OBJECT, "", nullptr, "how many racks"},
+          KeyDef{"cluster", ValueType::OBJECT, "", Json::object(), "how many racks (see /cluster: racks is required)"},
           KeyDef{"failures", ValueType::OBJECT, "", Json::object(), "failure modes"},
           KeyDef{"operations", ValueType::OBJECT, "", Json::object(), "recovery, spares and repairs"},
           KeyDef{"jobs", ValueType::ARRAY, "", Json::array(), "jobs, placed in order on the cluster"},
@@ -52,6 +52,7 @@ std::vector<const KeyTable*> scenario_key_tables() {
 std::optional<Scenario> decode_scenario(const Json& document, const std::string& default_name,
                                         sim::Problems& problems) {
   const sim::Node root(document, "", scenario_keys(), problems);
+  if (!document.is_object()) return std::nullopt; // nothing else can be said
   Scenario s;
   s.name = root.optional_string("name").value_or(default_name);
   s.seed = static_cast<std::uint64_t>(root.integer("seed"));

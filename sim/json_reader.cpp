@@ -401,6 +401,7 @@ std::string apply_override(Json& document, std::string_view assignment) {
         return fmt::format("--set {}: {} is an array; \"{}\" is not an index", path, where.empty() ? "/" : where,
                            part);
       const auto index = std::stoull(part);
+      if (index == node->size()) node->push_back(last ? Json() : Json::object()); // one past the end appends
       if (index >= node->size())
         return fmt::format("--set {}: {} has {} elements; there is no element {}", path, where, node->size(),
                            index);

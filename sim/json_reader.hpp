@@ -146,8 +146,8 @@ private:
 };
 
 /// Applies a `--set key.path=value` override to a document: the path uses '.' between object keys and
-/// array indices; the value is read as JSON when it parses, otherwise as a string. Returns an error
-/// message, or an empty string on success.
+/// array indices (an index one past the end appends); the value is read as JSON when it parses,
+/// otherwise as a string. Returns an error message, or an empty string on success.
 std::string apply_override(Json& document, std::string_view assignment);
 
 } // namespace dcsim::sim

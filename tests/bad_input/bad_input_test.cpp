@@ -1,0 +1,175 @@
+// Bad input: every problem reported at once, each as `FILE: /json/pointer: message (got VALUE)`, exit
+// code 2 and nothing written. Each case edits a valid base scenario and asserts the exact output.
+#include "tools/dcsim/runner.hpp"
+#include "tools/dcsim/scenario_file.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using dcsim::tools::load_scenario_text;
+
+namespace {
+
+const char* BASE = R"({
+  "name": "t", "replicas": 1, "duration_h": 24,
+  "hardware": { "gpu": { "model": "rubin" }, "rack": { "kind": "nvl72", "spare_gpus": 8 } },
+  "cluster": { "racks": 4 },
+  "failures": { "modes": [ { "name": "gpu", "scope": "gpu", "mtbf_h": 50000 } ] },
+  "operations": { "spare_racks": 1 },
+  "jobs": [ { "name": "j", "gpus": 128, "step_time_s": 1, "model_flops_per_step": 1e15 } ]
+})";
+
+/// The error text for the base scenario with `--set` edits (values in JSON).
+std::string errors_with(std::vector<std::string> edits) {
+  const auto loaded = load_scenario_text(BASE, "t.json", edits);
+  CHECK_FALSE(loaded.scenario.has_value());
+  return loaded.errors;
+}
+
+std::string errors_of(const std::string& text) {
+  const auto loaded = load_scenario_text(text, "t.json");
+  CHECK_FALSE(loaded.scenario.has_value());
+  return loaded.errors;
+}
+
+} // namespace
+
+TEST_CASE("the base scenario of these tests is valid", "[unit][bad_input]") {
+  const auto loaded = load_scenario_text(BASE, "t.json");
+  INFO(loaded.errors);
+  CHECK(loaded.scenario.has_value());
+}
+
+TEST_CASE("bad input: syntax and structure", "[unit][bad_input]") {
+  CHECK(errors_of("{ \"name\": \"t\",\n  \"replicas\": 1,,\n}") ==
+        "t.json: line 2, column 17: syntax error while parsing object key - unexpected ','; "
+        "expected string literal\n");
+  CHECK(errors_of(R"({"name": "a", "name": "b", "cluster": {"racks": 1}})") ==
+        "t.json: /name: duplicate key (the later value would win)\n");
+  CHECK(errors_of("[1, 2]") == "t.json: /: must be an object (got [1,2])\n");
+  CHECK(errors_with({R"(hardware=3)"}) == "t.json: /hardware: must be an object (got 3)\n");
+  CHECK(errors_with({R"(jobs={})"}) == "t.json: /jobs: must be an array (got {})\n");
+  CHECK(errors_with({"durration_h=24"}) == "t.json: /durration_h: unknown key; did you mean \"duration_h\"? (got 24)\n");
+  CHECK(errors_with({"cluster.color=1"}) == "t.json: /cluster/color: unknown key; allowed keys here: racks (got 1)\n");
+}
+
+TEST_CASE("bad input: top-level values", "[unit][bad_input]") {
+  CHECK(errors_with({"duration_h=\"long\""}) == "t.json: /duration_h: must be a number (got \"long\")\n");
+  CHECK(errors_with({"duration_h=-5"}) == "t.json: /duration_h: must be > 0 (got -5)\n");
+  CHECK(errors_with({"replicas=0"}) == "t.json: /replicas: must be in [1, 100000] (got 0)\n");
+  CHECK(errors_with({"seed=1.5"}) == "t.json: /seed: must be an integer (got 1.5)\n");
+  CHECK(errors_with({"output.events=\"yes\""}) == "t.json: /output/events: must be true or false (got \"yes\")\n");
+  CHECK(errors_with({"output.timeseries_interval_s=-1"}) ==
+        "t.json: /output/timeseries_interval_s: must be >= 0 (got -1)\n");
+}
+
+TEST_CASE("bad input: hardware and cluster", "[unit][bad_input]") {
+  CHECK(errors_with({"hardware.gpu.model=\"b300\""}) ==
+        "t.json: /hardware/gpu/model: must be one of \"a100-80g\", \"h100-sxm\", \"gb200\", \"gb300\" or \"rubin\" "
+        "(got \"b300\")\n");
+  CHECK(errors_with({"hardware.gpu.peak_tflops=0"}) == "t.json: /hardware/gpu/peak_tflops: must be > 0 (got 0)\n");
+  CHECK(errors_with({"hardware.rack.kind=\"nvl36\""}) ==
+        "t.json: /hardware/rack/kind: must be one of \"nvl72\" or \"hgx\" (got \"nvl36\")\n");
+  CHECK(errors_with({"hardware.rack.gpus_per_node=8"}) ==
+        "t.json: /hardware/rack/gpus_per_node: applies only to racks of kind \"hgx\" (kind is \"nvl72\") (got 8)\n");
+  CHECK(errors_with({"hardware.rack.spare_gpus=72"}) ==
+        "t.json: /hardware/rack/spare_gpus: must leave at least one usable GPU: must be < gpus (72) (got 72)\n");
+  CHECK(errors_with({"hardware.rack.gpus_per_tray=5"}) ==
+        "t.json: /hardware/rack/gpus_per_tray: must divide gpus (72) into whole trays (got 5)\n");
+  CHECK(errors_of(R"({"name": "t"})") == "t.json: /cluster/racks: missing required key\n");
+  CHECK(errors_with({"cluster.racks=20000"}) ==
+        "t.json: /cluster/racks: gives 1440000 GPUs, more than dcsim's limit of 1048576 (got 20000)\n");
+}
+
+TEST_CASE("bad input: failure modes", "[unit][bad_input]") {
+  CHECK(errors_with({"failures.modes.0.mtbf_h=-1"}) == "t.json: /failures/modes/0/mtbf_h: must be > 0 (got -1)\n");
+  CHECK(errors_with({R"(failures.modes.0={"name": "gpu", "scope": "gpu"})"}) ==
+        "t.json: /failures/modes/0: missing failure rate: give exactly one of mtbf_h, rate_per_gpu_day, "
+        "rate_per_node_day\n");
+  CHECK(errors_with({"failures.modes.0.rate_per_gpu_day=0.001"}) ==
+        "t.json: /failures/modes/0/rate_per_gpu_day: give exactly one of mtbf_h, rate_per_gpu_day, "
+        "rate_per_node_day; this mode has more than one (got 0.001)\n");
+  CHECK(errors_with({"failures.modes.0.scope=\"cpu\""}) ==
+        "t.json: /failures/modes/0/scope: must be one of \"gpu\", \"tray\", \"node\" or \"rack\" (got \"cpu\")\n");
+  CHECK(errors_with({"hardware.rack={\"kind\": \"hgx\"}", "operations={}", "failures.modes.0.scope=\"tray\""}) ==
+        "t.json: /failures/modes/0/scope: tray exists only in nvl72 racks; use node for an hgx server (got \"tray\")\n");
+  CHECK(errors_with({"failures.modes.0.repair_dist=\"lognormal\""}) ==
+        "t.json: /failures/modes/0: repair_dist lognormal needs repair_sigma\n");
+  CHECK(errors_with({"failures.modes.0.repair_sigma=0.5"}) ==
+        "t.json: /failures/modes/0/repair_sigma: applies only to repair_dist \"lognormal\" (repair_dist is "
+        "\"fixed\") (got 0.5)\n");
+  CHECK(errors_with({"failures.modes.0.weibull_shape=0"}) ==
+        "t.json: /failures/modes/0/weibull_shape: must be > 0 (got 0)\n");
+  CHECK(errors_with({"failures.modes.0.detect_s=-60"}) == "t.json: /failures/modes/0/detect_s: must be >= 0 (got -60)\n");
+  CHECK(errors_with({R"(failures.modes=[{"name": "a b", "scope": "gpu", "mtbf_h": 1},
+                                        {"name": "x", "scope": "gpu", "mtbf_h": 1},
+                                        {"name": "x", "scope": "rack", "mtbf_h": 1}])"}) ==
+        "t.json: /failures/modes/0/name: must use only letters, digits, '_', '.' and '-' (got \"a b\")\n"
+        "t.json: /failures/modes/2/name: duplicate failure mode name (got \"x\")\n");
+  CHECK(errors_with({"failures.modes.0.mtbf=5"}) ==
+        "t.json: /failures/modes/0/mtbf: unknown key; did you mean \"mtbf_h\"? (got 5)\n");
+}
+
+TEST_CASE("bad input: operations", "[unit][bad_input]") {
+  CHECK(errors_with({"operations.spare_nodes=2"}) ==
+        "t.json: /operations/spare_nodes: applies only to racks of kind \"hgx\"; nvl72 designs use spare_racks (got 2)\n");
+  CHECK(errors_with({"operations.spare_racks=4"}) ==
+        "t.json: /operations/spare_racks: must leave racks for jobs: must be < 4 (the cluster's racks) (got 4)\n");
+  CHECK(errors_with({"operations.repair_crews=-1"}) == "t.json: /operations/repair_crews: must be >= 0 (got -1)\n");
+  CHECK(errors_with({"operations.planned_downtime_s=600"}) ==
+        "t.json: /operations/planned_downtime_s: has no effect without planned_interval_h > 0 (got 600)\n");
+}
+
+TEST_CASE("bad input: jobs", "[unit][bad_input]") {
+  CHECK(errors_with({"jobs.0.gpus=1000"}) ==
+        "t.json: /jobs/0/gpus: needs 16 racks of 64 usable GPUs, but only 3 of the cluster's 4 are left "
+        "(1 spare, 0 taken by earlier jobs) (got 1000)\n");
+  CHECK(errors_with({R"(jobs.1={"name": "k", "gpus": 129, "step_time_s": 1, "model_flops_per_step": 0})"}) ==
+        "t.json: /jobs/1/gpus: needs 3 racks of 64 usable GPUs, but only 1 of the cluster's 4 are left "
+        "(1 spare, 2 taken by earlier jobs) (got 129)\n");
+  CHECK(errors_with({R"(jobs.0={"name": "j", "gpus": 8})"}) ==
+        "t.json: /jobs/0: missing step_time_s (measured step time of the job)\n"
+        "t.json: /jobs/0: missing model_flops_per_step (model FLOPs of one step, for MFU)\n");
+  CHECK(errors_with({"jobs.0.name=\"cluster\""}) ==
+        "t.json: /jobs/0/name: \"cluster\" is reserved for cluster-wide rows of the outputs (got \"cluster\")\n");
+  CHECK(errors_with({"jobs.0.kind=\"inference\""}) ==
+        "t.json: /jobs/0/kind: must be one of \"training\" (got \"inference\")\n");
+  CHECK(errors_with({"jobs.0.gpus=0"}) == "t.json: /jobs/0/gpus: must be >= 1 (got 0)\n");
+  CHECK(errors_with({"jobs.0.step_time_s=0"}) == "t.json: /jobs/0/step_time_s: must be > 0 (got 0)\n");
+  CHECK(errors_with({"jobs.0.checkpoint.interval_s=\"sometimes\""}) ==
+        "t.json: /jobs/0/checkpoint/interval_s: must be a number > 0 or \"auto\" (got \"sometimes\")\n");
+  CHECK(errors_with({"jobs.0.checkpoint.write_s=-1"}) == "t.json: /jobs/0/checkpoint/write_s: must be >= 0 (got -1)\n");
+}
+
+TEST_CASE("bad input: every problem is reported at once, in document order", "[unit][bad_input]") {
+  CHECK(errors_with({"duration_h=0", "hardware.rack.spare_gpus=-1", "failures.modes.0.scope=\"cpu\"",
+                     "jobs.0.gpus=\"many\""}) ==
+        "t.json: /duration_h: must be > 0 (got 0)\n"
+        "t.json: /hardware/rack/spare_gpus: must be >= 0 (got -1)\n"
+        "t.json: /failures/modes/0/scope: must be one of \"gpu\", \"tray\", \"node\" or \"rack\" (got \"cpu\")\n"
+        "t.json: /jobs/0/gpus: must be an integer (got \"many\")\n");
+}
+
+TEST_CASE("bad input: --set paths that do not exist are errors", "[unit][bad_input]") {
+  CHECK(errors_with({"jobs.2.gpus=8"}) == "t.json: --set jobs.2.gpus: /jobs has 1 elements; there is no element 2\n");
+  CHECK(errors_with({"jobs.0.gpus.x=1"}) == "t.json: --set jobs.0.gpus.x: /jobs/0/gpus is not an object\n");
+}
+
+TEST_CASE("dcsim run on bad input exits 2 and writes nothing", "[unit][bad_input]") {
+  const auto dir = std::filesystem::temp_directory_path() / "dcsim-bad-input-test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "bad.json";
+  std::ofstream(file) << R"({"cluster": {"racks": 0}})";
+  dcsim::tools::RunOptions options;
+  options.scenario_path = file.string();
+  options.out_dir = (dir / "out").string();
+  options.quiet = true;
+  CHECK(dcsim::tools::run_command(options) == 2);
+  CHECK_FALSE(std::filesystem::exists(dir / "out"));
+  options.scenario_path = (dir / "missing.json").string();
+  CHECK(dcsim::tools::run_command(options) == 2);
+  std::filesystem::remove_all(dir);
+}

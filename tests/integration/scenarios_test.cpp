@@ -1,0 +1,32 @@
+// Every scenario under scenarios/ loads and runs (shortened), with its ledger conserved.
+#include "tests/support/simulate.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using namespace dcsim;
+
+TEST_CASE("every scenario under scenarios/ validates and runs", "[scenario][library]") {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(DCSIM_SOURCE_DIR) + "/scenarios"))
+    if (e.path().extension() == ".json") names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  REQUIRE(names.size() >= 2);
+  std::vector<Scenario> scenarios;
+  for (const auto& n : names) {
+    INFO(n);
+    scenarios.push_back(test::scenario_from_text(test::source_file("scenarios/" + n),
+                                                 {"replicas=2", "duration_h=48"}));
+  }
+  const auto results = test::simulate_all(scenarios);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    INFO(names[i]);
+    REQUIRE(results[i].size() == 2);
+    for (const auto& r : results[i]) {
+      test::require_conserved(r);
+      for (const auto& job : r.jobs)
+        CHECK(job.time[0] > 0); // every job made progress
+    }
+  }
+}

@@ -1,0 +1,30 @@
+// Test support: run scenarios given as JSON text, each replica in its own forked process.
+#pragma once
+
+#include "models/ledger/replica_result.hpp"
+#include "models/scenario.hpp"
+
+#include <string>
+#include <vector>
+
+namespace dcsim::test {
+
+/// Decodes a scenario from JSON text; fails the test (with every problem) when it does not decode.
+Scenario scenario_from_text(const std::string& json, const std::vector<std::string>& overrides = {});
+/// Reads a file under the source tree (e.g. "scenarios/default.json").
+std::string source_file(const std::string& relative_path);
+
+/// Runs replicas 0..replicas-1 of `scenario`: each child builds its own World and runs one replica.
+std::vector<ledger::ReplicaResult> simulate(const Scenario& scenario, int parallel = 2);
+
+/// Runs several scenarios (e.g. the points of a sweep), every replica of each in its own child.
+std::vector<std::vector<ledger::ReplicaResult>> simulate_all(const std::vector<Scenario>& scenarios,
+                                                             int parallel = 2);
+
+/// Checks the exact conservation laws of one replica (job states sum to GPUs x wall; cluster states to
+/// GPUs x duration) within floating-point rounding of the hour conversion.
+void require_conserved(const ledger::ReplicaResult& r);
+
+double mean_metric(const std::vector<ledger::ReplicaResult>& results, const std::string& job, const std::string& metric);
+
+} // namespace dcsim::test

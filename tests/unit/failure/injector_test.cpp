@@ -1,0 +1,94 @@
+#include "models/failure/injector.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace dcsim;
+using namespace dcsim::failure;
+
+namespace {
+hardware::Layout small_layout(int racks) {
+  hardware::HardwareSpec h;
+  h.rack.kind = hardware::RackKind::NVL72;
+  return hardware::Layout(h, hardware::ClusterSpec{racks});
+}
+FailureModeSpec mode(hardware::Scope scope, double mtbf_h, double shape = 1.0) {
+  FailureModeSpec m;
+  m.name = "m";
+  m.scope = scope;
+  m.rate_key = RateKey::MTBF_H;
+  m.rate_value = mtbf_h;
+  m.weibull_shape = shape;
+  return m;
+}
+} // namespace
+
+TEST_CASE("rate keys convert to a rate per unit", "[unit][failure]") {
+  const auto layout = small_layout(1);
+  FailureModeSpec m = mode(hardware::Scope::TRAY, 100);
+  CHECK(m.unit_rate_per_h(layout) == Approx(0.01));
+  m.rate_key = RateKey::PER_GPU_DAY;
+  m.rate_value = 0.24; // per GPU-day: a 4-GPU tray fails 0.96 times a day = 0.04 per hour
+  CHECK(m.unit_rate_per_h(layout) == Approx(0.04));
+  m.rate_key = RateKey::PER_NODE_DAY;
+  m.scope = hardware::Scope::GPU; // a node's rate spread over its 4 GPUs: 0.24 / 4 / 24
+  CHECK(m.unit_rate_per_h(layout) == Approx(0.0025));
+}
+
+TEST_CASE("exponential failures arrive at N·λ over the population", "[unit][failure]") {
+  // 10 racks = 720 GPUs, MTBF 720 h per GPU: 1 failure per hour. Over 20,000 h: 20,000 ± 141 (Poisson).
+  const auto layout = small_layout(10);
+  const std::vector<FailureModeSpec> modes{mode(hardware::Scope::GPU, 720)};
+  GpuHealth health(layout.gpus());
+  sim::EventQueue q;
+  int count = 0;
+  FailureInjector inj(modes, layout, health, q, 1, 0, [&](const Failure& f) {
+    ++count;
+    health.repair(f.gpus); // instant repair: no thinning
+  });
+  inj.start();
+  q.run_until(sim::hours_to_ticks(20000));
+  CHECK(std::abs(count - 20000) < 4 * 141);
+}
+
+TEST_CASE("units that are down do not fail (thinning)", "[unit][failure]") {
+  // All trays but tray 7 are down: only tray 7 can fail, at its own rate (1 per 10 h): ~1000 in 10,000 h.
+  const auto layout = small_layout(2);
+  const std::vector<FailureModeSpec> modes{mode(hardware::Scope::TRAY, 10)};
+  GpuHealth health(layout.gpus());
+  for (int t = 0; t < layout.unit_count(hardware::Scope::TRAY); ++t)
+    if (t != 7) health.fail(layout.unit_range(hardware::Scope::TRAY, t));
+  sim::EventQueue q;
+  int count = 0, others = 0;
+  FailureInjector inj(modes, layout, health, q, 3, 0, [&](const Failure& f) {
+    ++count;
+    others += f.unit != 7;
+    health.repair(f.gpus);
+  });
+  inj.start();
+  q.run_until(sim::hours_to_ticks(10000));
+  CHECK(others == 0);
+  CHECK(std::abs(count - 1000) < 4 * 32);
+}
+
+TEST_CASE("Weibull units renew at repair and keep the mode's mean time between failures", "[unit][failure]") {
+  // One rack, shape 2, MTBF 100 h, renewed at once: mean inter-failure time 100 h (sd 52.3 h, n ~ 500).
+  const auto layout = small_layout(1);
+  const std::vector<FailureModeSpec> modes{mode(hardware::Scope::RACK, 100, 2.0)};
+  GpuHealth health(layout.gpus());
+  sim::EventQueue q;
+  std::vector<sim::Tick> times;
+  FailureInjector* self = nullptr;
+  FailureInjector inj(modes, layout, health, q, 5, 0, [&](const Failure& f) {
+    times.push_back(f.time);
+    health.repair(f.gpus);
+    self->renew(f);
+  });
+  self = &inj;
+  inj.start();
+  q.run_until(sim::hours_to_ticks(50000));
+  REQUIRE(times.size() > 400);
+  const double mean_h = sim::to_hours(times.back()) / static_cast<double>(times.size());
+  CHECK(mean_h == Approx(100).margin(4 * 52.3 / std::sqrt(static_cast<double>(times.size()))));
+}

@@ -1,0 +1,162 @@
+// The training job's state machine, engine-free, against timelines worked out by hand.
+// Common timing: step 1 s, interval 100 s, checkpoint write 10 s, restart 50 s.
+#include "models/workload/training_job.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace dcsim;
+using workload::JobTime;
+
+namespace {
+struct Fixture {
+  workload::JobSpec spec;
+  workload::JobTiming timing;
+  sim::EventQueue q;
+  sim::EventLog log;
+  bool healthy = true;
+  std::unique_ptr<workload::TrainingJob> job;
+
+  Fixture() {
+    spec.name = "j";
+    spec.gpus = 8;
+    timing.step = sim::to_ticks(1);
+    timing.interval = sim::to_ticks(100);
+    timing.write = sim::to_ticks(10);
+    timing.restart = sim::to_ticks(50);
+  }
+  void start() {
+    workload::TrainingJob::Hooks hooks{[this] { return healthy; }, [](int) { return std::string("m"); }};
+    job = std::make_unique<workload::TrainingJob>(spec, timing, 1, q, log, hooks);
+    job->start();
+  }
+  void at(double t_s, std::function<void()> fn) { q.at(sim::to_ticks(t_s), std::move(fn)); }
+  void finish_at(double t_s) {
+    q.run_until(sim::to_ticks(t_s));
+    job->finish();
+  }
+  double s(JobTime state) const { return sim::to_seconds(job->time()[static_cast<std::size_t>(state)]); }
+  void require_conserved() const {
+    sim::Tick sum = 0;
+    for (auto t : job->time())
+      sum += t;
+    REQUIRE(sum == job->wall());
+  }
+};
+} // namespace
+
+TEST_CASE("no failures: restart, then cycles of 100 s compute + 10 s checkpoint", "[unit][training_job]") {
+  Fixture fx;
+  fx.start();
+  fx.finish_at(1000);
+  // Running from 50 s: 950 = 8 cycles of 110 s + 70 s of compute kept at the end.
+  CHECK(fx.s(JobTime::RESTART) == 50);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 870);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 80);
+  CHECK(fx.job->checkpoints() == 8);
+  fx.require_conserved();
+}
+
+TEST_CASE("a failure loses the work since the last checkpoint", "[unit][training_job]") {
+  Fixture fx;
+  fx.start();
+  // Checkpoint done at 160 s; failure at 200 s (40 s of compute lost); detected at 230 s; restart to 280 s;
+  // then compute 280-380, checkpoint 380-390, compute 390-400 (kept at the end).
+  fx.at(200, [&] { fx.job->on_failure(1, 0); });
+  fx.at(230, [&] { fx.job->on_failure_detected(1); });
+  fx.finish_at(400);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 210);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 20);
+  CHECK(fx.s(JobTime::REWORK) == 40);
+  CHECK(fx.s(JobTime::DETECTION) == 30);
+  CHECK(fx.s(JobTime::RESTART) == 100);
+  CHECK(fx.job->interruptions() == 1);
+  fx.require_conserved();
+}
+
+TEST_CASE("a failure during a checkpoint write loses the write and the compute before it", "[unit][training_job]") {
+  Fixture fx;
+  fx.start();
+  fx.at(155, [&] { fx.job->on_failure(1, 0); }); // checkpoint 150-160 interrupted
+  fx.at(155, [&] { fx.job->on_failure_detected(1); });
+  fx.finish_at(205); // restart 155-205
+  CHECK(fx.s(JobTime::REWORK) == 105);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 0);
+  CHECK(fx.s(JobTime::RESTART) == 100);
+  fx.require_conserved();
+}
+
+TEST_CASE("detection lasts until every failure of the job's GPUs is detected", "[unit][training_job]") {
+  Fixture fx;
+  fx.start();
+  fx.at(100, [&] { fx.job->on_failure(1, 0); });
+  fx.at(120, [&] { fx.job->on_failure(2, 0); }); // during detection: not another interruption
+  fx.at(130, [&] { fx.job->on_failure_detected(1); });
+  fx.at(170, [&] { fx.job->on_failure_detected(2); });
+  fx.finish_at(220); // restart 170-220
+  CHECK(fx.s(JobTime::DETECTION) == 70);
+  CHECK(fx.s(JobTime::REWORK) == 50);
+  CHECK(fx.job->interruptions() == 1);
+  CHECK(fx.job->failures_by_mode()[0] == 2);
+  fx.require_conserved();
+}
+
+TEST_CASE("without replacements the job waits until capacity returns", "[unit][training_job]") {
+  Fixture fx;
+  fx.start();
+  fx.at(100, [&] {
+    fx.healthy = false;
+    fx.job->on_failure(1, 0);
+  });
+  fx.at(110, [&] { fx.job->on_failure_detected(1); }); // no spare: waiting
+  fx.at(300, [&] { fx.job->on_capacity_changed(); });  // still nothing
+  fx.at(400, [&] {
+    fx.healthy = true;
+    fx.job->on_capacity_changed();
+  });
+  fx.finish_at(450);
+  CHECK(fx.s(JobTime::WAITING) == 290);
+  CHECK(fx.s(JobTime::RESTART) == 100);
+  fx.require_conserved();
+}
+
+TEST_CASE("a slowdown turns part of the compute time into degraded time", "[unit][training_job]") {
+  Fixture fx;
+  fx.start();
+  fx.at(100, [&] { fx.job->set_slowdown(2.0); }); // 50 s done; 50 s of progress left take 100 s
+  fx.finish_at(210);                              // checkpoint 200-210
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 100);
+  CHECK(fx.s(JobTime::DEGRADED) == 50);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 10);
+  CHECK(fx.job->checkpoints() == 1);
+  fx.require_conserved();
+}
+
+TEST_CASE("a planned stop checkpoints at once, stops, then restarts", "[unit][training_job]") {
+  Fixture fx;
+  fx.timing.planned_every = sim::to_ticks(120);
+  fx.timing.planned_downtime = sim::to_ticks(30);
+  fx.start();
+  // At 120 s: 70 s of compute since 50 s -> checkpoint 120-130 -> maintenance 130-160 -> restart 160-210.
+  fx.finish_at(210);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 70);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 10);
+  CHECK(fx.s(JobTime::MAINTENANCE) == 30);
+  CHECK(fx.s(JobTime::RESTART) == 100);
+  CHECK(fx.job->interruptions_planned() == 1);
+  CHECK(fx.job->interruptions() == 0);
+  fx.require_conserved();
+}
+
+TEST_CASE("a failure during a planned stop is no interruption but must be detected", "[unit][training_job]") {
+  Fixture fx;
+  fx.timing.planned_every = sim::to_ticks(120);
+  fx.timing.planned_downtime = sim::to_ticks(30);
+  fx.start();
+  fx.at(140, [&] { fx.job->on_failure(1, 0); });          // during maintenance 130-160
+  fx.at(170, [&] { fx.job->on_failure_detected(1); });    // detection 160-170
+  fx.finish_at(220);                                      // restart 170-220
+  CHECK(fx.job->interruptions() == 0);
+  CHECK(fx.s(JobTime::DETECTION) == 10);
+  CHECK(fx.s(JobTime::MAINTENANCE) == 30);
+  fx.require_conserved();
+}
