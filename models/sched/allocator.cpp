@@ -7,6 +7,7 @@ namespace dcsim::sched {
 
 Allocator::Allocator(const hardware::Layout& layout, const failure::GpuHealth& health, int spare_domains)
     : layout_(&layout), health_(&health), owner_(static_cast<std::size_t>(layout.gpus()), -1),
+      share_of_(static_cast<std::size_t>(layout.gpus()), -1),
       role_(static_cast<std::size_t>(layout.domains()), Role::IDLE),
       domain_job_(static_cast<std::size_t>(layout.domains()), -1),
       domain_up_(static_cast<std::size_t>(layout.domains()), 0) {
@@ -16,6 +17,25 @@ Allocator::Allocator(const hardware::Layout& layout, const failure::GpuHealth& h
     role_[static_cast<std::size_t>(d)] = Role::SPARE;
   for (int g = 0; g < layout.gpus(); ++g)
     if (health.up(g)) ++domain_up_[static_cast<std::size_t>(layout.domain_of(g))];
+  for (int d = 0; d < domains; ++d)
+    update_ready(d);
+}
+
+void Allocator::update_ready(int domain) {
+  const auto d = static_cast<std::size_t>(domain);
+  const bool ready = role_[d] != Role::JOB && domain_up_[d] >= layout_->domain_usable_gpus();
+  for (int r = 0; r < 2; ++r) {
+    const bool here = ready && static_cast<int>(role_[d]) == r;
+    if (here)
+      ready_[r].insert(domain);
+    else
+      ready_[r].erase(domain);
+  }
+}
+
+void Allocator::set_role(int domain, Role role) {
+  role_[static_cast<std::size_t>(domain)] = role;
+  update_ready(domain);
 }
 
 Category Allocator::category(int gpu) const {
@@ -25,7 +45,39 @@ Category Allocator::category(int gpu) const {
 }
 
 void Allocator::on_health_change(int gpu, bool up) {
-  domain_up_[static_cast<std::size_t>(layout_->domain_of(gpu))] += up ? 1 : -1;
+  const int domain = layout_->domain_of(gpu);
+  domain_up_[static_cast<std::size_t>(domain)] += up ? 1 : -1;
+  update_ready(domain);
+  const int job = owner(gpu);
+  if (job < 0) return;
+  JobPlacement& p = jobs_[static_cast<std::size_t>(job)];
+  const int index = share_of_[static_cast<std::size_t>(gpu)];
+  Share& share = p.shares[static_cast<std::size_t>(index)];
+  share.down += up ? -1 : 1;
+  if (share.down > 0)
+    p.broken.insert(index);
+  else
+    p.broken.erase(index);
+}
+
+void Allocator::own(int gpu, int job, int share_index) {
+  owner_[static_cast<std::size_t>(gpu)] = job;
+  share_of_[static_cast<std::size_t>(gpu)] = share_index;
+  if (!health_->up(gpu)) {
+    JobPlacement& p = jobs_[static_cast<std::size_t>(job)];
+    ++p.shares[static_cast<std::size_t>(share_index)].down;
+    p.broken.insert(share_index);
+  }
+}
+
+void Allocator::disown(int gpu) {
+  const int job = owner(gpu);
+  JobPlacement& p = jobs_[static_cast<std::size_t>(job)];
+  const int index = share_of_[static_cast<std::size_t>(gpu)];
+  Share& share = p.shares[static_cast<std::size_t>(index)];
+  if (!health_->up(gpu) && --share.down == 0) p.broken.erase(index);
+  owner_[static_cast<std::size_t>(gpu)] = -1;
+  share_of_[static_cast<std::size_t>(gpu)] = -1;
 }
 
 void Allocator::touch_domain(int domain) {
@@ -35,30 +87,33 @@ void Allocator::touch_domain(int domain) {
     changed_(g);
 }
 
-void Allocator::assign(int job, Share& share, int domain, int count) {
+void Allocator::assign(int job, int share_index, int domain, int count) {
+  Share& share = jobs_[static_cast<std::size_t>(job)].shares[static_cast<std::size_t>(share_index)];
   share.domain = domain;
   share.gpus.clear();
   const auto r = layout_->domain_range(domain);
   for (int g = r.first; g < r.end() && static_cast<int>(share.gpus.size()) < count; ++g)
     if (health_->up(g) && owner_[static_cast<std::size_t>(g)] < 0) {
-      owner_[static_cast<std::size_t>(g)] = job;
+      own(g, job, share_index);
       share.gpus.push_back(g);
     }
   if (static_cast<int>(share.gpus.size()) != count) throw std::logic_error("Allocator::assign: domain too small");
-  role_[static_cast<std::size_t>(domain)] = Role::JOB;
+  set_role(domain, Role::JOB);
   domain_job_[static_cast<std::size_t>(domain)] = job;
   touch_domain(domain);
 }
 
 void Allocator::release(Share& share) {
   for (int g : share.gpus)
-    owner_[static_cast<std::size_t>(g)] = -1;
+    disown(g);
+  share.gpus.clear();
   domain_job_[static_cast<std::size_t>(share.domain)] = -1;
 }
 
 bool Allocator::place(int job, int gpus) {
   if (job != static_cast<int>(jobs_.size())) throw std::logic_error("Allocator::place: jobs must be placed in order");
-  JobPlacement placement;
+  jobs_.emplace_back();
+  JobPlacement& placement = jobs_.back();
   placement.gpus = static_cast<std::size_t>(gpus);
   int left = gpus;
   const int usable = layout_->domain_usable_gpus();
@@ -67,14 +122,19 @@ bool Allocator::place(int job, int gpus) {
     const int take = std::min(left, usable);
     if (domain_up_[static_cast<std::size_t>(d)] < take) continue;
     placement.shares.emplace_back();
-    assign(job, placement.shares.back(), d, take);
+    assign(job, static_cast<int>(placement.shares.size()) - 1, d, take);
     left -= take;
   }
-  jobs_.push_back(std::move(placement));
   return left == 0;
 }
 
 int Allocator::find_free_domain(int need) const {
+  for (Role wanted : {Role::SPARE, Role::IDLE}) {
+    const auto& ready = ready_[static_cast<int>(wanted)];
+    if (!ready.empty()) return *ready.begin();
+  }
+  if (need >= layout_->domain_usable_gpus()) return -1;
+  // A partial share (a job's last domain) may fit a domain that cannot host a full one.
   for (Role wanted : {Role::SPARE, Role::IDLE})
     for (int d = 0; d < layout_->domains(); ++d)
       if (role_[static_cast<std::size_t>(d)] == wanted && domain_up_[static_cast<std::size_t>(d)] >= need) return d;
@@ -83,8 +143,9 @@ int Allocator::find_free_domain(int need) const {
 
 bool Allocator::recover(int job) {
   JobPlacement& placement = jobs_[static_cast<std::size_t>(job)];
-  bool healthy = true;
-  for (Share& share : placement.shares) {
+  const std::vector<int> broken(placement.broken.begin(), placement.broken.end()); // in share order
+  for (const int index : broken) {
+    Share& share = placement.shares[static_cast<std::size_t>(index)];
     std::vector<std::size_t> down;
     for (std::size_t i = 0; i < share.gpus.size(); ++i)
       if (!health_->up(share.gpus[i])) down.push_back(i);
@@ -98,8 +159,8 @@ bool Allocator::recover(int job) {
     if (spares.size() == down.size()) {
       for (std::size_t k = 0; k < down.size(); ++k) {
         const int old_gpu = share.gpus[down[k]];
-        owner_[static_cast<std::size_t>(old_gpu)] = -1;
-        owner_[static_cast<std::size_t>(spares[k])] = job;
+        disown(old_gpu);
+        own(spares[k], job, index);
         share.gpus[down[k]] = spares[k];
         if (changed_) {
           changed_(old_gpu);
@@ -113,27 +174,19 @@ bool Allocator::recover(int job) {
     // 2. A free domain, spare pool first.
     const int need = static_cast<int>(share.gpus.size());
     const int target = find_free_domain(need);
-    if (target < 0) {
-      healthy = false;
-      continue;
-    }
+    if (target < 0) continue;
     const int old_domain = share.domain;
     const Role taken_role = role_[static_cast<std::size_t>(target)];
     release(share);
-    role_[static_cast<std::size_t>(old_domain)] = taken_role;
-    assign(job, share, target, need);
+    set_role(old_domain, taken_role);
+    assign(job, index, target, need);
     touch_domain(old_domain);
     if (moved_) moved_(job, "domain_swap", layout_->domain_name(old_domain), layout_->domain_name(target));
   }
-  return healthy;
+  return placement.broken.empty();
 }
 
-bool Allocator::job_healthy(int job) const {
-  for (const Share& share : jobs_[static_cast<std::size_t>(job)].shares)
-    for (int g : share.gpus)
-      if (!health_->up(g)) return false;
-  return true;
-}
+bool Allocator::job_healthy(int job) const { return jobs_[static_cast<std::size_t>(job)].broken.empty(); }
 
 std::vector<int> Allocator::job_domains(int job) const {
   std::vector<int> out;

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,25 +60,35 @@ private:
   struct Share {
     int domain = -1;
     std::vector<int> gpus; ///< the job's GPUs in this domain
+    int down = 0;          ///< how many of them are down
   };
   struct JobPlacement {
     std::size_t gpus = 0;
     std::vector<Share> shares;
+    std::set<int> broken; ///< shares with down GPUs: recovery visits only these
   };
 
   const hardware::Layout* layout_;
   const failure::GpuHealth* health_;
   std::vector<int> owner_;      ///< per GPU
+  std::vector<int> share_of_;   ///< per GPU: index of its owner's share, or -1
   std::vector<Role> role_;      ///< per domain
   std::vector<int> domain_job_; ///< per domain: job or -1
   std::vector<int> domain_up_;  ///< per domain: healthy GPUs
+  /// Free domains able to host a full share (healthy GPUs >= usable), per role IDLE / SPARE, by index:
+  /// finding a replacement domain is O(log domains), not a scan.
+  std::set<int> ready_[2];
   std::vector<JobPlacement> jobs_;
   std::function<void(int)> changed_;
   MoveHook moved_;
 
-  void assign(int job, Share& share, int domain, int count);
+  void assign(int job, int share_index, int domain, int count);
   void release(Share& share);
+  void own(int gpu, int job, int share_index);
+  void disown(int gpu);
   int find_free_domain(int need) const;
+  void set_role(int domain, Role role);
+  void update_ready(int domain);
   void touch_domain(int domain);
 };
 

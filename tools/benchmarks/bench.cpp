@@ -1,0 +1,172 @@
+// dcsim-bench: wall time and peak memory of reference workloads (run through `tools/bench`).
+//
+// Each case runs in its own process (one SimGrid engine per process): it builds the World once, then
+// runs replicas in forked children exactly as `dcsim run` does. Reported per case:
+//   build_s       building the platform and the derived job timing (paid once per run)
+//   replica_s     mean wall time of one replica's simulation (in its child)
+//   rss_build     peak RSS of the process after building
+//   rss_replica   peak RSS of a replica child (shares the built platform copy-on-write)
+#include "models/world.hpp"
+#include "sim/process_pool.hpp"
+#include "tools/dcsim/scenario_file.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <algorithm>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace dcsim;
+
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+double rss_mib(int who) {
+  rusage ru{};
+  getrusage(who, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
+struct Case {
+  std::string name;
+  std::string what;
+  std::string target;
+  double target_replica_s;   ///< per-replica wall-time target (<= 0: none)
+  double target_rss_mib;     ///< per-replica peak RSS target (<= 0: none)
+  bool include_build;        ///< the target applies to build + one replica
+  std::function<std::string()> scenario; ///< JSON text
+  int replicas = 2;
+};
+
+/// Case (a): 1,820 Vera Rubin NVL72 racks, 14 days, one job on every usable GPU (64 per rack), with
+/// Llama 3's failure mix at its per-GPU rates (scenarios/llama3-16k-h100.json: GPU faults per GPU-day
+/// = node rate / 8; host faults per node-day, an NVL72 tray being a node).
+std::string case_a() {
+  auto loaded = tools::load_scenario("scenarios/llama3-16k-h100.json");
+  if (!loaded.scenario) throw std::runtime_error(loaded.errors);
+  sim::Json doc = loaded.document;
+  for (auto& m : doc.at("failures").at("modes")) {
+    if (m.at("scope").get<std::string>() == "gpu") {
+      const double per_node = m.at("rate_per_node_day").get<double>();
+      m.erase("rate_per_node_day");
+      m["rate_per_gpu_day"] = per_node / 8.0;
+    }
+  }
+  doc["name"] = "bench-a";
+  doc["duration_h"] = 336;
+  doc["hardware"] = sim::Json::parse(R"({"gpu": {"model": "rubin"}, "rack": {"kind": "nvl72", "spare_gpus": 8}})");
+  doc["cluster"] = sim::Json::parse(R"({"racks": 1820})");
+  doc["operations"] = sim::Json::parse(R"({"restart_s": 600, "repair_crews": 0})");
+  doc["jobs"] = sim::Json::parse(R"([{"name": "all", "gpus": 116480, "step_time_s": 10, "model_flops_per_step": 1e19,
+                                       "checkpoint": {"interval_s": "auto", "write_s": 30}}])");
+  doc["output"] = sim::Json::parse(R"({"timeseries_interval_s": 3600, "events": true})");
+  return doc.dump();
+}
+
+/// Case (b): 4,096 HGX servers of 8 GPUs for 256 days at 0.01 failures per server-day (4,096 x 0.01 x 256
+/// = 10,486 failures), one job on 4,000 servers, 96 spare servers, 12 h repairs (about 20 servers in repair
+/// at a time, so the job never waits for capacity).
+std::string case_b() {
+  return R"({"name": "bench-b", "duration_h": 6144,
+    "hardware": {"gpu": {"model": "h100-sxm"}, "rack": {"kind": "hgx", "gpus_per_node": 8, "nodes_per_rack": 4}},
+    "cluster": {"racks": 1024},
+    "failures": {"modes": [{"name": "server", "scope": "node", "rate_per_node_day": 0.01, "detect_s": 60,
+                             "repair_h": 12, "repair_dist": "exponential"}]},
+    "operations": {"restart_s": 600, "spare_nodes": 96},
+    "jobs": [{"name": "all", "gpus": 32000, "step_time_s": 5, "model_flops_per_step": 1e18,
+              "checkpoint": {"interval_s": "auto", "write_s": 30}}],
+    "output": {"timeseries_interval_s": 3600, "events": true}})";
+}
+
+std::vector<Case> cases() {
+  return {
+      {"a", "1,820 NVL72 racks (131,040 GPUs), 14 days, one job on all 116,480 usable GPUs, Llama-3 failure mix",
+       "<= 5 s and <= 2 GiB per replica", 5.0, 2048, true, case_a},
+      {"b", "4,096 HGX servers of 8 GPUs, 256 days, 0.01 failures per server-day", "<= 0.1 s per replica", 0.1, 0,
+       false, case_b},
+  };
+}
+
+int run_case(const Case& c) {
+  const auto loaded = tools::load_scenario_text(c.scenario(), "bench-" + c.name + ".json",
+                                                {fmt::format("replicas={}", c.replicas)});
+  if (!loaded.scenario) {
+    std::cerr << loaded.errors;
+    return 2;
+  }
+  const double t0 = now_s();
+  World world(*loaded.scenario);
+  const double build_s = now_s() - t0;
+  const double rss_build = rss_mib(RUSAGE_SELF);
+  sim::ProcessPool pool(1);
+  const auto out = pool.map(c.replicas, [&](int r, const auto&) {
+    const double t = now_s();
+    const auto result = world.run_replica(r);
+    const double run_s = now_s() - t;
+    std::uint64_t failures = 0;
+    for (const auto& m : result.modes)
+      failures += m.failures;
+    return fmt::format("{} {} {}", run_s, failures, rss_mib(RUSAGE_SELF));
+  });
+  double run_sum = 0, failures_sum = 0, rss_replica = 0;
+  for (const auto& line : out) {
+    std::istringstream in(line);
+    double run_s = 0, failures = 0, rss = 0;
+    in >> run_s >> failures >> rss;
+    run_sum += run_s;
+    failures_sum += failures;
+    rss_replica = std::max(rss_replica, rss);
+  }
+  const double replica_s = run_sum / c.replicas;
+  const double judged_s = c.include_build ? build_s + replica_s : replica_s;
+  const bool time_ok = c.target_replica_s <= 0 || judged_s <= c.target_replica_s;
+  const bool rss_ok = c.target_rss_mib <= 0 || rss_replica <= c.target_rss_mib;
+  std::cout << fmt::format("case {}: {}\n", c.name, c.what);
+  std::cout << fmt::format("  GPUs {}  failures/replica {:.0f}  build_s {:.2f}  replica_s {:.4f}  "
+                           "rss_build_mib {:.0f}  rss_replica_mib {:.0f}\n",
+                           world.layout().gpus(), failures_sum / c.replicas, build_s, replica_s, rss_build, rss_replica);
+  std::cout << fmt::format("  target {}: {} ({}{:.3f} s, {:.0f} MiB)\n", c.target, time_ok && rss_ok ? "met" : "MISSED",
+                           c.include_build ? "build + one replica " : "", judged_s, rss_replica);
+  return time_ok && rss_ok ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> wanted(argv + 1, argv + argc);
+  if (!wanted.empty() && wanted[0] == "--list") {
+    for (const auto& c : cases())
+      std::cout << c.name << ": " << c.what << " (target " << c.target << ")\n";
+    return 0;
+  }
+  int status = 0;
+  for (const auto& c : cases()) {
+    if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), c.name) == wanted.end()) continue;
+    std::cout << std::flush;
+    const pid_t pid = fork(); // one SimGrid engine per process
+    if (pid == 0) {
+      int code = 1;
+      try {
+        code = run_case(c);
+      } catch (const std::exception& e) {
+        std::cerr << "case " << c.name << " failed: " << e.what() << "\n";
+      }
+      std::cout << std::flush;
+      _exit(code);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) status = 1;
+  }
+  return status;
+}
