@@ -217,7 +217,16 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     const auto& st = mission.stats()[m];
     result.modes.push_back({s.failures.modes[m].name, st.failures, st.repaired, sim::to_hours(st.time_to_repair)});
   }
-  result.events = log.records();
+  // Jobs log completed checkpoints when they close a cycle, after the fact: order the log by date
+  // (stable: events of one date keep the order in which they were logged).
+  const auto& records = log.records();
+  std::vector<std::pair<sim::Tick, std::size_t>> order(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i)
+    order[i] = {records[i].time, i};
+  std::sort(order.begin(), order.end());
+  result.events.reserve(records.size());
+  for (const auto& [time, i] : order)
+    result.events.push_back(records[i]);
   return result;
 }
 

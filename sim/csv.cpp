@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <exception>
 #include <cstdio>
+#include <iterator>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -20,17 +22,67 @@ std::string csv_escape(std::string_view text) {
   return out;
 }
 
+namespace {
+void append_text(std::string& out, std::string_view s) {
+  for (char c : s)
+    if (c == ',' || c == '"' || c == '\n' || c == '\r') {
+      out += csv_escape(s);
+      return;
+    }
+  out += s;
+}
+void append_double(std::string& out, double d) {
+  if (std::isnan(d)) return;
+  if (std::isinf(d))
+    out += d > 0 ? "inf" : "-inf";
+  else if (d == 0.0)
+    out += '0'; // no "-0"
+  else
+    fmt::format_to(std::back_inserter(out), "{}", d);
+}
+void append_value(std::string& out, const CsvValue& value) {
+  if (const auto* s = std::get_if<std::string>(&value))
+    append_text(out, *s);
+  else if (const auto* i = std::get_if<std::int64_t>(&value))
+    fmt::format_to(std::back_inserter(out), "{}", *i);
+  else
+    append_double(out, std::get<double>(value));
+}
+} // namespace
+
 std::string csv_format(const CsvValue& value) {
-  if (const auto* s = std::get_if<std::string>(&value)) return csv_escape(*s);
-  if (const auto* i = std::get_if<std::int64_t>(&value)) return fmt::format("{}", *i);
-  const double d = std::get<double>(value);
-  if (std::isnan(d)) return "";
-  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  if (d == 0.0) return "0"; // no "-0"
-  return fmt::format("{}", d);
+  std::string out;
+  append_value(out, value);
+  return out;
 }
 
 CsvTable::CsvTable(const CsvSchema& schema) : schema_(&schema) {}
+
+void CsvTable::RowWriter::separator() {
+  if (fields_++ > 0) table_->body_ += ',';
+}
+CsvTable::RowWriter& CsvTable::RowWriter::operator<<(std::string_view text) {
+  separator();
+  append_text(table_->body_, text);
+  return *this;
+}
+CsvTable::RowWriter& CsvTable::RowWriter::operator<<(double value) {
+  separator();
+  append_double(table_->body_, value);
+  return *this;
+}
+CsvTable::RowWriter& CsvTable::RowWriter::operator<<(std::int64_t value) {
+  separator();
+  fmt::format_to(std::back_inserter(table_->body_), "{}", value);
+  return *this;
+}
+CsvTable::RowWriter::~RowWriter() noexcept(false) {
+  table_->body_ += '\n';
+  ++table_->rows_;
+  if (fields_ != table_->schema_->columns.size() && std::uncaught_exceptions() == 0)
+    throw std::logic_error(fmt::format("{}: row has {} values, schema has {} columns", table_->schema_->name, fields_,
+                                       table_->schema_->columns.size()));
+}
 
 void CsvTable::add_row(const std::vector<CsvValue>& values) {
   if (values.size() != schema_->columns.size())
@@ -38,7 +90,7 @@ void CsvTable::add_row(const std::vector<CsvValue>& values) {
                                        values.size(), schema_->columns.size()));
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (i) body_ += ',';
-    body_ += csv_format(values[i]);
+    append_value(body_, values[i]);
   }
   body_ += '\n';
   ++rows_;

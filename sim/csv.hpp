@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -28,8 +29,30 @@ std::string csv_format(const CsvValue& value);
 /// Rows of one schema, kept as text in memory.
 class CsvTable {
 public:
+  /// Appends one row field by field (no intermediate values): `table.row() << a << b << c;` The row
+  /// is checked against the schema's column count when the writer goes out of scope.
+  class RowWriter {
+  public:
+    explicit RowWriter(CsvTable& table) : table_(&table) {}
+    RowWriter(const RowWriter&) = delete;
+    RowWriter& operator=(const RowWriter&) = delete;
+    ~RowWriter() noexcept(false);
+    RowWriter& operator<<(std::string_view text);
+    RowWriter& operator<<(const std::string& text) { return *this << std::string_view(text); }
+    RowWriter& operator<<(const char* text) { return *this << std::string_view(text); }
+    RowWriter& operator<<(double value);
+    RowWriter& operator<<(std::int64_t value);
+    RowWriter& operator<<(int value) { return *this << static_cast<std::int64_t>(value); }
+
+  private:
+    CsvTable* table_;
+    std::size_t fields_ = 0;
+    void separator();
+  };
+
   explicit CsvTable(const CsvSchema& schema);
   const CsvSchema& schema() const { return *schema_; }
+  RowWriter row() { return RowWriter(*this); }
   void add_row(const std::vector<CsvValue>& values);
   /// Appends rows already formatted for this schema (e.g. produced by another process).
   void append_formatted(std::string_view rows);

@@ -4,8 +4,8 @@
 // dates. Events at the same date run in the order they were scheduled (FIFO by sequence number), so
 // a replica's history is a pure function of its seeds. Two drivers advance the queue:
 //   - `run_until()` pops events itself (engine-free unit tests of models);
-//   - sim::Platform::bind() keeps exactly one SimGrid kernel timer armed at the head's date, so
-//     SimGrid's engine owns the clock and model events interleave with network activities.
+//   - sim::Platform::run_until() fires them on a clock shared with SimGrid's engine, so that model
+//     events and network activities interleave in date order (see sim/platform.hpp).
 #pragma once
 
 #include "sim/units.hpp"
@@ -46,6 +46,12 @@ public:
   /// Runs every event dated `date` (now becomes `date`), including those they schedule at that date.
   /// Used by the SimGrid binding when its kernel timer fires.
   void fire_due(Tick date);
+
+  /// Moves the clock forward to `date` without running anything (a driver reporting an activity
+  /// completion that happened between events). Dates in the past are ignored.
+  void advance_to(Tick date) {
+    if (date > now_) now_ = date;
+  }
 
   /// Called after any change of the earliest date (the SimGrid binding re-arms its timer here).
   void set_head_changed_hook(std::function<void()> hook) { head_changed_ = std::move(hook); }

@@ -8,6 +8,9 @@
 #include <simgrid/s4u/Link.hpp>
 #include <xbt/log.h>
 
+#include <simgrid/s4u/Comm.hpp>
+
+#include <map>
 #include <stdexcept>
 
 namespace sg4 = simgrid::s4u;
@@ -33,8 +36,10 @@ protected:
     scratch_.clear();
     double lat = 0.0;
     route(host_of_netpoint.at(src->id()), host_of_netpoint.at(dst->id()), scratch_, lat);
-    for (int l : scratch_)
-      into->link_list_.push_back(link_impls.at(l));
+    for (int l : scratch_) {
+      into->link_list_.push_back(link_impls.at(static_cast<std::size_t>(l)));
+      lat += links[static_cast<std::size_t>(l)]->get_latency(); // a zone reports its links' latencies itself
+    }
     if (latency) *latency += lat;
   }
 
@@ -42,7 +47,12 @@ private:
   std::vector<int> scratch_;
 };
 
-Platform::Platform(const std::string& zone_name) {
+/// Transfers in flight, keyed by their activity (kept alive until completion: SIMGRID-NOTES §7.5).
+struct Platform::Transfers {
+  std::map<const sg4::Activity*, std::pair<sg4::CommPtr, std::function<void(bool)>>> live;
+};
+
+Platform::Platform(const std::string& zone_name) : transfers_(std::make_unique<Transfers>()) {
   if (sg4::Engine::has_instance()) throw std::logic_error("sim::Platform: one SimGrid engine per process");
   static int argc = 1;
   static char arg0[] = "dcsim";
@@ -53,11 +63,19 @@ Platform::Platform(const std::string& zone_name) {
   sg4::Engine::set_config("network/TCP-gamma:0");
   sg4::Engine::set_config("network/crosstraffic:0");
   zone_ = new IndexedZone(zone_name); // the first zone created becomes the root
+  sg4::Activity::on_completion_cb([this](const sg4::Activity& activity) {
+    auto it = transfers_->live.find(&activity);
+    if (it == transfers_->live.end()) return;
+    auto done = std::move(it->second.second);
+    const bool ok = activity.get_state() == sg4::Activity::State::FINISHED;
+    transfers_->live.erase(it);
+    --in_flight_;
+    if (queue_) queue_->advance_to(clock_ticks());
+    if (done) done(ok);
+  });
 }
 
-Platform::~Platform() {
-  if (armed_timer_) static_cast<Timer*>(armed_timer_)->remove();
-}
+Platform::~Platform() { disarm(); }
 
 int Platform::add_host(const std::string& name, double speed_flops) {
   sg4::Host* h = zone_->get_iface()->create_host(name, speed_flops);
@@ -65,6 +83,7 @@ int Platform::add_host(const std::string& name, double speed_flops) {
   if (np >= zone_->host_of_netpoint.size()) zone_->host_of_netpoint.resize(np + 1, -1);
   zone_->host_of_netpoint[np] = static_cast<int>(zone_->hosts.size());
   zone_->hosts.push_back(h);
+  host_on_.push_back(1);
   return static_cast<int>(zone_->hosts.size()) - 1;
 }
 
@@ -95,29 +114,44 @@ sg4::Host* Platform::host(int index) const { return zone_->hosts.at(static_cast<
 sg4::Link* Platform::link(int index) const { return zone_->links.at(static_cast<std::size_t>(index)); }
 
 void Platform::set_host_on(int index, bool on) {
-  sg4::Host* h = host(index);
-  if (on)
-    h->turn_on();
-  else
-    h->turn_off();
+  char& desired = host_on_.at(static_cast<std::size_t>(index));
+  if (desired == static_cast<char>(on)) return;
+  desired = static_cast<char>(on);
+  host_changed_.push_back(index);
+  if (in_flight_ > 0) apply_host_states(); // SimGrid is computing: it must see the change now
 }
 
-bool Platform::host_on(int index) const { return host(index)->is_on(); }
+bool Platform::host_on(int index) const { return host_on_.at(static_cast<std::size_t>(index)) != 0; }
+
+void Platform::apply_host_states() {
+  for (int index : host_changed_) {
+    sg4::Host* h = host(index);
+    const bool on = host_on_[static_cast<std::size_t>(index)] != 0;
+    if (on && !h->is_on())
+      h->turn_on();
+    else if (!on && h->is_on())
+      h->turn_off();
+  }
+  host_changed_.clear();
+}
 
 void Platform::bind(EventQueue& queue) {
   queue_ = &queue;
-  queue.set_head_changed_hook([this] { rearm(); });
-  rearm();
+  queue.set_head_changed_hook([this] {
+    if (simgrid_mode_) rearm();
+  });
+}
+
+void Platform::disarm() {
+  if (armed_timer_) static_cast<Timer*>(armed_timer_)->remove();
+  armed_timer_ = nullptr;
+  armed_date_ = -1;
 }
 
 void Platform::rearm() {
   const Tick head = queue_->next_date();
   if (head == armed_date_) return;
-  if (armed_timer_) {
-    static_cast<Timer*>(armed_timer_)->remove();
-    armed_timer_ = nullptr;
-    armed_date_ = -1;
-  }
+  disarm();
   if (head < 0) return;
   armed_date_ = head;
   armed_timer_ = Timer::set(to_seconds(head), [this, head] {
@@ -127,15 +161,60 @@ void Platform::rearm() {
   });
 }
 
+void Platform::sync() {
+  apply_host_states();
+  if (!queue_ || clock_ticks() >= queue_->now()) return;
+  if (in_flight_ > 0) throw std::logic_error("Platform::sync: SimGrid's clock lags while transfers are in flight");
+  // With nothing to compute SimGrid would not move its clock: a no-op timer at the date makes it.
+  const double date = to_seconds(queue_->now());
+  Timer::set(date, [] {});
+  sg4::Engine::get_instance()->run_until(date);
+}
+
 void Platform::run_until(Tick end) {
-  sg4::Engine::get_instance()->run_until(to_seconds(end));
-  if (queue_) {
-    queue_->fire_due(end);
-    queue_->set_head_changed_hook({});
-    if (armed_timer_) static_cast<Timer*>(armed_timer_)->remove();
-    armed_timer_ = nullptr;
-    armed_date_ = -1;
+  auto* engine = sg4::Engine::get_instance();
+  apply_host_states();
+  if (!queue_) {
+    engine->run_until(to_seconds(end));
+    return;
   }
+  for (;;) {
+    const Tick next = queue_->next_date();
+    const bool due = next >= 0 && next <= end;
+    if (in_flight_ == 0) {
+      if (!due) break;
+      queue_->fire_due(next); // nothing for SimGrid to compute: fire directly
+      continue;
+    }
+    if (!due && clock_ticks() >= end) break; // transfers outlive the run
+    // Transfers in flight: SimGrid advances the clock up to the next event, which its timer fires.
+    const Tick target = due ? next : end;
+    simgrid_mode_ = true;
+    rearm();
+    engine->run_until(to_seconds(target));
+    simgrid_mode_ = false;
+    disarm();
+    if (queue_->next_date() == target) queue_->fire_due(target); // SimGrid stops before timers at its end date
+  }
+  queue_->advance_to(end);
+  sync(); // SimGrid's clock and host states as they are at the end
+}
+
+void Platform::transfer(int src_host, int dst_host, double bytes, std::function<void(bool)> done) {
+  sync();
+  if (!host(src_host)->is_on() || !host(dst_host)->is_on()) {
+    // SimGrid refuses to start a communication with a host that is off: it fails at once.
+    queue_->after(0, [done = std::move(done)] {
+      if (done) done(false);
+    });
+    return;
+  }
+  sg4::CommPtr comm = sg4::Comm::sendto_init(host(src_host), host(dst_host));
+  comm->set_payload_size(bytes);
+  const sg4::Activity* key = comm.get();
+  transfers_->live.emplace(key, std::make_pair(comm, std::move(done)));
+  ++in_flight_;
+  comm->start();
 }
 
 Tick Platform::clock_ticks() { return to_ticks(sg4::Engine::get_clock()); }

@@ -17,8 +17,10 @@ Allocator::Allocator(const hardware::Layout& layout, const failure::GpuHealth& h
     role_[static_cast<std::size_t>(d)] = Role::SPARE;
   for (int g = 0; g < layout.gpus(); ++g)
     if (health.up(g)) ++domain_up_[static_cast<std::size_t>(layout.domain_of(g))];
-  for (int d = 0; d < domains; ++d)
+  for (int d = 0; d < domains; ++d) {
     update_ready(d);
+    schedulable_ += domain_up_[static_cast<std::size_t>(d)] >= layout.domain_usable_gpus();
+  }
 }
 
 void Allocator::update_ready(int domain) {
@@ -46,7 +48,10 @@ Category Allocator::category(int gpu) const {
 
 void Allocator::on_health_change(int gpu, bool up) {
   const int domain = layout_->domain_of(gpu);
-  domain_up_[static_cast<std::size_t>(domain)] += up ? 1 : -1;
+  int& count = domain_up_[static_cast<std::size_t>(domain)];
+  const int usable = layout_->domain_usable_gpus();
+  if (up && ++count == usable) ++schedulable_;
+  if (!up && count-- == usable) --schedulable_;
   update_ready(domain);
   const int job = owner(gpu);
   if (job < 0) return;
@@ -195,12 +200,6 @@ std::vector<int> Allocator::job_domains(int job) const {
   return out;
 }
 
-int Allocator::schedulable_domains() const {
-  const int usable = layout_->domain_usable_gpus();
-  int n = 0;
-  for (int up : domain_up_)
-    if (up >= usable) ++n;
-  return n;
-}
+int Allocator::schedulable_domains() const { return schedulable_; }
 
 } // namespace dcsim::sched

@@ -78,6 +78,7 @@ private:
   /// Free domains able to host a full share (healthy GPUs >= usable), per role IDLE / SPARE, by index:
   /// finding a replacement domain is O(log domains), not a scan.
   std::set<int> ready_[2];
+  int schedulable_ = 0; ///< domains with healthy GPUs >= usable GPUs per domain
   std::vector<JobPlacement> jobs_;
   std::function<void(int)> changed_;
   MoveHook moved_;

@@ -30,23 +30,91 @@ TrainingJob::TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::
   remaining_ = timing_.interval;
 }
 
-void TrainingJob::event(std::string kind, std::string detail) {
-  log_->add({queue_->now(), std::move(kind), spec_->name, "job", spec_->name, std::move(detail)});
+void TrainingJob::event(std::string_view kind, std::string detail, sim::Tick at) {
+  if (!log_->enabled()) return;
+  log_->add({at < 0 ? queue_->now() : at, std::string(kind), spec_->name, "job", spec_->name, std::move(detail)});
+}
+
+sim::Tick TrainingJob::wall_of(sim::Tick progress) const {
+  if (slowdown_ == 1.0) return progress;
+  return static_cast<sim::Tick>(std::ceil(static_cast<double>(progress) * slowdown_));
+}
+
+void TrainingJob::run_phase(sim::Tick wall, sim::Tick& left) {
+  sim::Tick progress = wall;
+  if (slowdown_ != 1.0)
+    progress = std::min(left, static_cast<sim::Tick>(std::llround(static_cast<double>(wall) / slowdown_)));
+  pending_productive_ += progress;
+  pending_degraded_ += wall - progress;
+  left -= progress;
+}
+
+void TrainingJob::commit_checkpoint(sim::Tick at) {
+  add(JobTime::PRODUCTIVE, pending_productive_);
+  add(JobTime::DEGRADED, pending_degraded_);
+  add(JobTime::CHECKPOINT, pending_checkpoint_);
+  pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
+  ++checkpoints_;
+  event("checkpoint", {}, at);
+}
+
+void TrainingJob::close_cycle(sim::Tick now) {
+  // Phase arithmetic from the cycle's origin (see the header): the first write starts once the
+  // remaining compute is done; after each write, a full interval of compute then another write.
+  sim::Tick t = origin_;
+  const sim::Tick write = timing_.write;
+  bool first = true;
+  for (;;) {
+    if (remaining_ > 0) { // a run phase
+      const sim::Tick need = wall_of(remaining_);
+      if (now - t < need) {
+        run_phase(now - t, remaining_);
+        break;
+      }
+      run_phase(need, remaining_);
+      remaining_ = 0;
+      t += need;
+    }
+    // a write phase (possibly begun before the origin: pending_checkpoint_ of it is done)
+    const sim::Tick left = write - pending_checkpoint_;
+    if (now - t < left) {
+      pending_checkpoint_ += now - t;
+      break;
+    }
+    pending_checkpoint_ += left;
+    t += left;
+    commit_checkpoint(t);
+    remaining_ = timing_.interval;
+    if (first) {
+      first = false;
+      // Every further cycle is identical: skip the whole ones arithmetically.
+      const sim::Tick period = wall_of(timing_.interval) + write;
+      const sim::Tick cycles = (now - t) / period;
+      if (cycles > 0) {
+        const sim::Tick run_wall = wall_of(timing_.interval);
+        const sim::Tick productive = slowdown_ == 1.0 ? run_wall
+                                                      : std::min(timing_.interval, static_cast<sim::Tick>(std::llround(
+                                                                                       static_cast<double>(run_wall) / slowdown_)));
+        for (sim::Tick k = 1; k <= cycles; ++k) {
+          if (log_->enabled()) event("checkpoint", {}, t + k * period);
+        }
+        add(JobTime::PRODUCTIVE, cycles * productive);
+        add(JobTime::DEGRADED, cycles * (run_wall - productive));
+        add(JobTime::CHECKPOINT, cycles * write);
+        checkpoints_ += static_cast<std::uint64_t>(cycles);
+        t += cycles * period;
+      }
+    }
+  }
+  origin_ = now;
 }
 
 void TrainingJob::close_current() {
-  const sim::Tick dt = queue_->now() - since_;
+  const sim::Tick now = queue_->now();
+  const sim::Tick dt = now - since_;
   switch (state_) {
-  case State::RUN: {
-    sim::Tick progress = dt;
-    if (slowdown_ != 1.0)
-      progress = std::min(remaining_, static_cast<sim::Tick>(std::llround(static_cast<double>(dt) / slowdown_)));
-    pending_productive_ += progress;
-    pending_degraded_ += dt - progress;
-    remaining_ -= progress;
-    break;
-  }
-  case State::CHECKPOINT: pending_checkpoint_ += dt; break;
+  case State::CYCLE: close_cycle(now); break;
+  case State::FINAL_WRITE: pending_checkpoint_ += dt; break;
   case State::RESTART: add(JobTime::RESTART, dt); break;
   case State::DETECTION: add(JobTime::DETECTION, dt); break;
   case State::WAITING: add(JobTime::WAITING, dt); break;
@@ -54,7 +122,7 @@ void TrainingJob::close_current() {
   case State::IDLE:
   case State::DONE: break;
   }
-  since_ = queue_->now();
+  since_ = now;
 }
 
 void TrainingJob::transition(State next) {
@@ -73,51 +141,37 @@ void TrainingJob::start_restart() {
   transition(State::RESTART);
   remaining_ = timing_.interval;
   event("restart");
-  timer_ = queue_->after(timing_.restart, [this] { begin_run(); });
+  timer_ = queue_->after(timing_.restart, [this] { begin_cycle(); });
 }
 
-void TrainingJob::begin_run() {
+void TrainingJob::begin_cycle() {
   if (planned_due_ && pending_work() == 0) {
     begin_maintenance();
     return;
   }
   const bool restarted = state_ == State::RESTART;
-  transition(State::RUN);
+  transition(State::CYCLE);
+  origin_ = queue_->now();
   if (restarted) event("running");
-  const auto wall = static_cast<sim::Tick>(std::ceil(static_cast<double>(remaining_) * slowdown_));
-  timer_ = queue_->after(wall, [this] { start_checkpoint(); });
-}
-
-void TrainingJob::start_checkpoint() {
-  transition(State::CHECKPOINT);
-  timer_ = queue_->after(timing_.write, [this] { checkpoint_done(); });
-}
-
-void TrainingJob::checkpoint_done() {
-  close_current();
-  add(JobTime::PRODUCTIVE, pending_productive_);
-  add(JobTime::DEGRADED, pending_degraded_);
-  add(JobTime::CHECKPOINT, pending_checkpoint_);
-  pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
-  remaining_ = timing_.interval;
-  ++checkpoints_;
-  event("checkpoint");
-  timer_ = {};
-  if (planned_due_)
-    begin_maintenance();
-  else
-    begin_run();
 }
 
 void TrainingJob::planned_tick() {
   queue_->after(timing_.planned_every, [this] { planned_tick(); });
   planned_due_ = true;
-  if (state_ != State::RUN) return; // taken at the next checkpoint, or when the job runs again
+  if (state_ != State::CYCLE) return; // taken when the job runs again
   close_current();
-  if (pending_work() == 0)
+  if (pending_work() == 0) {
+    begin_maintenance(); // exactly at a checkpoint
+    return;
+  }
+  // Write a checkpoint now (or finish the one in progress), then stop.
+  transition(State::FINAL_WRITE);
+  timer_ = queue_->after(timing_.write - pending_checkpoint_, [this] {
+    close_current();
+    commit_checkpoint(queue_->now());
+    remaining_ = timing_.interval;
     begin_maintenance();
-  else
-    start_checkpoint();
+  });
 }
 
 void TrainingJob::begin_maintenance() {
@@ -145,8 +199,8 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
   undetected_.insert(id);
   ++failures_by_mode_[static_cast<std::size_t>(mode)];
   switch (state_) {
-  case State::RUN:
-  case State::CHECKPOINT:
+  case State::CYCLE:
+  case State::FINAL_WRITE:
   case State::RESTART: {
     transition(State::DETECTION);
     add(JobTime::REWORK, pending_work());
@@ -154,7 +208,7 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
     remaining_ = timing_.interval;
     ++interruptions_;
     ++interruptions_by_mode_[static_cast<std::size_t>(mode)];
-    event("interruption", hooks_.cause_name(mode));
+    if (log_->enabled()) event("interruption", hooks_.cause_name(mode));
     break;
   }
   case State::WAITING: transition(State::DETECTION); break;
@@ -176,15 +230,8 @@ void TrainingJob::on_capacity_changed() {
 void TrainingJob::set_slowdown(double slowdown) {
   if (!(slowdown >= 1.0)) throw std::logic_error("TrainingJob::set_slowdown: factor must be >= 1");
   if (slowdown == slowdown_) return;
-  if (state_ != State::RUN) {
-    slowdown_ = slowdown;
-    return;
-  }
-  close_current();
-  queue_->cancel(timer_);
+  if (state_ == State::CYCLE) close_current(); // progress so far at the old pace
   slowdown_ = slowdown;
-  const auto wall = static_cast<sim::Tick>(std::ceil(static_cast<double>(remaining_) * slowdown_));
-  timer_ = queue_->after(wall, [this] { start_checkpoint(); });
 }
 
 void TrainingJob::finish() {

@@ -2,20 +2,29 @@
 //
 //            ┌────────────── checkpoint done ◀──────────────┐
 //            ▼                                              │
-//   RESTART ─▶ RUN ── interval of compute done ──▶ CHECKPOINT (blocking write_s)
-//      ▲        │  failure of one of its GPUs (also during CHECKPOINT or RESTART): interruption
+//   RESTART ─▶ run ── interval of compute done ──▶ checkpoint write (blocking write_s)
+//      ▲        │  failure of one of its GPUs (also during a write or a restart): interruption
 //      │        ▼
 //      │    DETECTION ── every failed GPU detected ──▶ recover(): replace down GPUs
 //      │                                     ├─ all GPUs up ─────────────────────▶ RESTART (restart_s)
 //      └──────────── capacity returns ◀── WAITING ◀─ no replacement possible
-//   planned stop: at the next checkpoint (taken at once when running) ──▶ MAINTENANCE ──▶ RESTART
+//   planned stop: at a checkpoint (taken at once when running) ──▶ MAINTENANCE ──▶ RESTART
+//
+// The run/checkpoint alternation is periodic while nothing happens, so it costs no events: the job is
+// in one CYCLE state from which the phase at any date follows by arithmetic,
+//     first write starts at origin + ⌈R₀·s⌉, then one checkpoint every ⌈τ·s⌉ + δ,
+// (R₀ = compute left before the next checkpoint when the cycle began, τ the interval, δ the write,
+// s the slowdown). The cycle is closed — completed checkpoints committed and logged at their own
+// dates, the partial segment kept pending — only when something happens: a failure, a slowdown change,
+// a planned stop, the end of the run. A two-week 131,072-GPU run then costs events per failure, not
+// per checkpoint.
 //
 // Time accounting (DESIGN §4): every microsecond of the job's life is in exactly one ledger state.
 // Compute and checkpoint time since the last completed checkpoint is *pending*: a completed checkpoint
 // makes it productive / degraded / checkpoint; an interruption makes all of it rework. At the end of the
 // run pending time is kept (nothing lost it). With a slowdown s ≥ 1 (stragglers, throttling, lost
-// bandwidth), a wall interval dt of RUN makes dt/s of progress (productive) and dt·(1 − 1/s) degraded.
-// The job's GPU-hours in a state are its GPUs × the time in that state.
+// bandwidth), a run phase of wall time w makes min(left, w/s) of progress (productive) and the rest of
+// w is degraded. The job's GPU-hours in a state are its GPUs × the time in that state.
 #pragma once
 
 #include "models/workload/spec.hpp"
@@ -71,7 +80,7 @@ public:
 
   const JobSpec& spec() const { return *spec_; }
   const JobTiming& timing() const { return timing_; }
-  bool training() const { return state_ == State::RUN || state_ == State::CHECKPOINT; }
+  bool training() const { return state_ == State::CYCLE || state_ == State::FINAL_WRITE; }
   /// Ticks in each ledger state (valid after finish()).
   const std::array<sim::Tick, JOB_TIME_STATES>& time() const { return time_; }
   sim::Tick wall() const { return end_ - start_; }
@@ -83,7 +92,8 @@ public:
   const std::vector<std::uint64_t>& interruptions_by_mode() const { return interruptions_by_mode_; }
 
 private:
-  enum class State { IDLE, RESTART, RUN, CHECKPOINT, DETECTION, WAITING, MAINTENANCE, DONE };
+  /// CYCLE: running and checkpointing periodically; FINAL_WRITE: a last write before a planned stop.
+  enum class State { IDLE, RESTART, CYCLE, FINAL_WRITE, DETECTION, WAITING, MAINTENANCE, DONE };
 
   const JobSpec* spec_;
   JobTiming timing_;
@@ -97,10 +107,14 @@ private:
   sim::Tick end_ = 0;
   sim::EventQueue::EventId timer_;
   double slowdown_ = 1.0;
-  sim::Tick remaining_ = 0;          ///< healthy compute left before the next checkpoint
+
+  // The current cycle (valid in CYCLE): its origin and the job's progress state at that origin.
+  sim::Tick origin_ = 0;
+  sim::Tick remaining_ = 0; ///< compute left before the next checkpoint (0: a write is in progress)
+
   sim::Tick pending_productive_ = 0; ///< since the last completed checkpoint
   sim::Tick pending_degraded_ = 0;
-  sim::Tick pending_checkpoint_ = 0;
+  sim::Tick pending_checkpoint_ = 0; ///< also: how much of the current write is done
   bool planned_due_ = false;
   std::set<std::uint64_t> undetected_;
   std::array<sim::Tick, JOB_TIME_STATES> time_{};
@@ -112,16 +126,18 @@ private:
 
   void transition(State next);
   void close_current();
-  void begin_run();
-  void start_checkpoint();
-  void checkpoint_done();
+  void close_cycle(sim::Tick now);
+  void run_phase(sim::Tick wall, sim::Tick& left);
+  void commit_checkpoint(sim::Tick at);
+  void begin_cycle();
   void begin_maintenance();
   void start_restart();
   void resume();
   void planned_tick();
+  sim::Tick wall_of(sim::Tick progress) const;
   sim::Tick pending_work() const { return pending_productive_ + pending_degraded_ + pending_checkpoint_; }
   void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += dt; }
-  void event(std::string kind, std::string detail = {});
+  void event(std::string_view kind, std::string detail = {}, sim::Tick at = -1);
 };
 
 } // namespace dcsim::workload

@@ -52,7 +52,7 @@ struct Case {
 /// Llama 3's failure mix at its per-GPU rates (scenarios/llama3-16k-h100.json: GPU faults per GPU-day
 /// = node rate / 8; host faults per node-day, an NVL72 tray being a node).
 std::string case_a() {
-  auto loaded = tools::load_scenario("scenarios/llama3-16k-h100.json");
+  auto loaded = tools::load_scenario(std::string(DCSIM_SOURCE_DIR) + "/scenarios/llama3-16k-h100.json");
   if (!loaded.scenario) throw std::runtime_error(loaded.errors);
   sim::Json doc = loaded.document;
   for (auto& m : doc.at("failures").at("modes")) {

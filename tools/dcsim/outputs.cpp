@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace dcsim::tools {
 
@@ -115,9 +116,9 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
                     mode.repaired ? mode.time_to_repair_h / static_cast<double>(mode.repaired) : NaN});
   }
   for (const auto& e : r.events)
-    events.add_row({rep, sim::to_seconds(e.time), e.kind, e.component, e.scope, e.job, e.detail});
+    events.row() << rep << sim::to_seconds(e.time) << e.kind << e.component << e.scope << e.job << e.detail;
   for (const auto& s : r.samples)
-    series.add_row({rep, sim::to_seconds(s.time), s.entity, s.gauge, s.value});
+    series.row() << rep << sim::to_seconds(s.time) << s.entity << s.gauge << s.value;
   (void)scenario;
   return {replicas.body(), ledger_rows.body(), causes.body(), events.body(), series.body()};
 }
@@ -134,17 +135,28 @@ std::string encode_replica(const Scenario& scenario, const ledger::ReplicaResult
   for (const auto& job : result.jobs)
     add(job.name, ledger::job_metrics(job, result.peak_flops_per_gpu));
   add("cluster", ledger::cluster_metrics(result));
-  Json j{{"replicas", rows.replicas}, {"ledger", rows.ledger},         {"causes", rows.causes},
-         {"events", rows.events},     {"timeseries", rows.timeseries}, {"metrics", metrics}};
-  return j.dump();
+  // Sections framed by their byte length: CSV text travels as is (no JSON escaping of megabytes).
+  std::string out;
+  for (const std::string* section : {&rows.replicas, &rows.ledger, &rows.causes, &rows.events, &rows.timeseries}) {
+    out += fmt::format("{}\n", section->size());
+    out += *section;
+  }
+  out += metrics.dump();
+  return out;
 }
 
 DecodedReplica decode_replica(const std::string& payload) {
-  const Json j = Json::parse(payload);
   DecodedReplica d;
-  d.rows = {j.at("replicas").get<std::string>(), j.at("ledger").get<std::string>(), j.at("causes").get<std::string>(),
-            j.at("events").get<std::string>(), j.at("timeseries").get<std::string>()};
-  for (const auto& entity : j.at("metrics")) {
+  std::size_t pos = 0;
+  for (std::string* section : {&d.rows.replicas, &d.rows.ledger, &d.rows.causes, &d.rows.events, &d.rows.timeseries}) {
+    const std::size_t eol = payload.find('\n', pos);
+    if (eol == std::string::npos) throw std::runtime_error("truncated replica payload");
+    const std::size_t size = std::stoull(payload.substr(pos, eol - pos));
+    *section = payload.substr(eol + 1, size);
+    pos = eol + 1 + size;
+  }
+  const Json metrics = Json::parse(payload.substr(pos));
+  for (const auto& entity : metrics) {
     ledger::Metrics m;
     for (const auto& pair : entity.at(1))
       m.emplace_back(pair.at(0).get<std::string>(), decode_double(pair.at(1)));

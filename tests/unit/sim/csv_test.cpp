@@ -27,6 +27,9 @@ TEST_CASE("rows must match the declared schema", "[unit][csv]") {
   CHECK_THROWS_AS(t.add_row({std::int64_t{1}}), std::logic_error);
   CHECK(t.text() == "a,b\n1,x\n");
   CHECK(t.rows() == 1);
+  t.row() << 2 << "y,z"; // the row writer appends field by field, quoting as needed
+  CHECK(t.text() == "a,b\n1,x\n2,\"y,z\"\n");
+  CHECK_THROWS_AS(t.row() << 3, std::logic_error); // one field short
 }
 
 TEST_CASE("atomic writes leave no temporary file behind", "[unit][csv]") {
