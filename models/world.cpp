@@ -122,6 +122,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     for (auto& job : jobs)
       job->on_failure_detected(f.id);
   };
+  // Returned capacity goes to waiting jobs in scenario order (earlier jobs first).
   mc_listener.repaired = [&](const failure::Failure& f) {
     injector->renew(f);
     for (auto& job : jobs)

@@ -21,8 +21,9 @@
 //   - While activities are in flight, SimGrid owns the clock: one kernel timer stays armed at the
 //     queue's earliest date and the engine runs, so model events and activity completions interleave
 //     in date order.
-// Either way every event runs at its exact date and SimGrid's clock equals it whenever SimGrid
-// computes anything.
+// Either way every event runs at its exact date, and SimGrid's clock equals it whenever SimGrid
+// computes anything, within SimGrid's own date tolerance (10 µs: its run loop treats dates closer than
+// that as equal, so it may stop that much short of a date and leave our events there to us).
 #pragma once
 
 #include "sim/event_queue.hpp"
@@ -103,8 +104,9 @@ private:
   bool simgrid_mode_ = false; ///< a kernel timer follows the queue's head
   int in_flight_ = 0;
   std::unique_ptr<Transfers> transfers_;
-  std::vector<char> host_on_;     ///< desired state per host
-  std::vector<int> host_changed_; ///< hosts whose desired state may differ from SimGrid's
+  std::vector<char> host_on_;      ///< desired state per host
+  std::vector<char> host_pending_; ///< per host: listed in host_changed_
+  std::vector<int> host_changed_;  ///< hosts whose desired state may differ from SimGrid's
   void rearm();
   void disarm();
 };

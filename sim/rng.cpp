@@ -85,4 +85,21 @@ double Rng::lognormal(double mu, double sigma) { return std::exp(mu + sigma * no
 
 double Rng::weibull(double shape, double scale) { return scale * std::pow(-std::log(uniform01()), 1.0 / shape); }
 
+double Rng::gamma(double shape) {
+  if (shape < 1.0) return gamma(shape + 1.0) * std::pow(uniform01(), 1.0 / shape);
+  const double d = shape - 1.0 / 3.0;
+  const double c = 1.0 / std::sqrt(9.0 * d);
+  for (;;) {
+    double x = 0, v = 0;
+    do {
+      x = normal();
+      v = 1.0 + c * x;
+    } while (v <= 0.0);
+    v = v * v * v;
+    const double u = uniform01();
+    if (u < 1.0 - 0.0331 * x * x * x * x) return d * v;
+    if (std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v))) return d * v;
+  }
+}
+
 } // namespace dcsim::sim

@@ -7,7 +7,8 @@
 //
 // Generator: xoshiro256** (Blackman & Vigna, 2018), seeded through SplitMix64. Distributions are written
 // out here rather than taken from <random>, whose distribution algorithms differ between standard
-// libraries: outputs must be byte-identical wherever dcsim is built.
+// libraries. With the same build on the same platform, outputs are byte-identical; across platforms
+// they can differ only through libm's last-bit rounding of log, pow or cos.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,9 @@ public:
   double lognormal(double mu, double sigma);
   /// Weibull with shape k and scale lambda: F(x) = 1 - exp(-(x/lambda)^k).
   double weibull(double shape, double scale);
+  /// Gamma with the given shape and scale 1 (Marsaglia & Tsang, ACM TOMS 26(3), 2000; shape < 1 by
+  /// Gamma(a) = Gamma(a + 1) * U^(1/a)).
+  double gamma(double shape);
 
 private:
   std::uint64_t s_[4];

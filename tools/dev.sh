@@ -32,10 +32,10 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-build() { # build DIR [cmake args...]
+build() { # build DIR [cmake args...]  (TARGET=name builds one target)
   local dir=$1; shift
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-  cmake --build "$dir" -j "$JOBS"
+  cmake --build "$dir" -j "$JOBS" ${TARGET:+--target "$TARGET"}
 }
 
 cmd=${1:-run}
@@ -57,7 +57,7 @@ case "$cmd" in
     say "test suite"
     (cd build && ctest -j "$JOBS" --output-on-failure --timeout 900)
     say "unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-    build build-asan -DDCSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    TARGET=dcsim_unit_tests build build-asan -DDCSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
     # SimGrid keeps process-lifetime allocations (its engine is never torn down): leak checks are off.
     (cd build-asan && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
        ctest -j "$JOBS" --output-on-failure --timeout 900 -R '^unit: ')

@@ -18,6 +18,7 @@ FailureInjector::FailureInjector(const std::vector<FailureModeSpec>& modes, cons
     p.unit_rate_per_s = modes[i].unit_rate_per_h(layout) / sim::S_PER_H;
     p.weibull_scale_s = 1.0 / p.unit_rate_per_s / std::tgamma(1.0 + 1.0 / modes[i].weibull_shape);
     p.rng = sim::Rng(seed, replica, "failure/" + modes[i].name);
+    p.down.assign(static_cast<std::size_t>(p.units), 0);
   }
 }
 
@@ -26,8 +27,15 @@ void FailureInjector::start() {
     if (p.spec->weibull_shape == 1.0) {
       schedule_poisson(p);
     } else {
-      for (int u = 0; u < p.units; ++u)
-        p.heap.emplace(queue_->now() + draw_lifetime(p), u);
+      const double k = p.spec->weibull_shape;
+      for (int u = 0; u < p.units; ++u) {
+        sim::Tick first = draw_lifetime(p);
+        if (!p.spec->weibull_new) { // residual life in equilibrium: U times a length-biased lifetime
+          const double length_biased_s = p.weibull_scale_s * std::pow(p.rng.gamma(1.0 + 1.0 / k), 1.0 / k);
+          first = std::max<sim::Tick>(1, sim::to_ticks(p.rng.uniform01() * length_biased_s));
+        }
+        p.heap.emplace(queue_->now() + first, u);
+      }
       schedule_weibull(p);
     }
   }
@@ -43,7 +51,7 @@ void FailureInjector::schedule_poisson(Process& p) {
   p.pending = queue_->after(delay, [this, &p] {
     p.pending = {};
     const int unit = static_cast<int>(p.rng.below(static_cast<std::uint64_t>(p.units)));
-    if (health_->all_up(layout_->unit_range(p.spec->scope, unit))) strike(p, unit);
+    if (!p.down[static_cast<std::size_t>(unit)]) strike(p, unit);
     schedule_poisson(p);
   });
 }
@@ -55,10 +63,7 @@ void FailureInjector::schedule_weibull(Process& p) {
     p.pending = {};
     const int unit = p.heap.top().second;
     p.heap.pop();
-    if (health_->all_up(layout_->unit_range(p.spec->scope, unit)))
-      strike(p, unit); // its clock restarts at renew()
-    else
-      p.heap.emplace(queue_->now() + draw_lifetime(p), unit);
+    strike(p, unit); // its clock restarts at renew()
     schedule_weibull(p);
   });
 }
@@ -71,12 +76,14 @@ void FailureInjector::strike(Process& p, int unit) {
   f.unit = unit;
   f.gpus = layout_->unit_range(p.spec->scope, unit);
   f.time = queue_->now();
+  p.down[static_cast<std::size_t>(unit)] = 1;
   health_->fail(f.gpus);
   listener_(f);
 }
 
 void FailureInjector::renew(const Failure& failure) {
   Process& p = processes_[static_cast<std::size_t>(failure.mode)];
+  p.down[static_cast<std::size_t>(failure.unit)] = 0;
   if (p.spec->weibull_shape == 1.0) return;
   p.heap.emplace(queue_->now() + draw_lifetime(p), failure.unit);
   schedule_weibull(p);

@@ -1,11 +1,13 @@
 // Failure injection: one failure process per mode over its whole population of units.
 //
 // Exponential modes (weibull_shape = 1) are one Poisson process of rate N·λ over the mode's N units,
-// thinned to units that are in service: at each candidate date a unit is drawn uniformly and fails only
-// if all its GPUs are up (a unit already down cannot fail again). This is exact for independent
-// exponential units, costs O(failures) events and no per-unit state.
-// Weibull modes keep one next-failure date per unit in a heap and schedule only the earliest; a unit's
-// clock restarts when its repair completes (renew()), or when its date comes while it is down.
+// thinned to the units this mode has not already struck: at each candidate date a unit is drawn
+// uniformly and fails unless it is still in repair for this mode. This is exact for independent
+// exponential units (each fails at λ while in service, memoryless), costs O(failures) events and one
+// flag per unit. Modes are independent: a rack can fail while one of its GPUs is in repair for another
+// mode (GPU health counts overlapping failures).
+// Weibull modes keep one next-failure date per unit in service in a heap and schedule only the
+// earliest; a unit's clock restarts when its repair completes (renew()).
 // Each mode draws from its own stream "failure/<mode name>".
 #pragma once
 
@@ -52,6 +54,7 @@ private:
     double weibull_scale_s = 0;
     sim::Rng rng{0};
     sim::EventQueue::EventId pending;
+    std::vector<char> down; ///< units struck by this mode and not yet repaired
     // Weibull: next failure date per unit, earliest first.
     std::priority_queue<std::pair<sim::Tick, int>, std::vector<std::pair<sim::Tick, int>>, std::greater<>> heap;
   };

@@ -46,6 +46,9 @@ const KeyTable& failure_mode_keys() {
           KeyDef{"weibull_shape", ValueType::NUMBER, "", 1.0,
                  "shape k of Weibull times to failure (1: exponential; <1 infant mortality; >1 wear-out)",
                  sim::positive()},
+          KeyDef{"weibull_start", ValueType::STRING, "", "stationary",
+                 "Weibull fleets at t = 0: stationary (in service for long, steady state) or new (installed at 0)",
+                 {}, {"stationary", "new"}},
           KeyDef{"detect_s", ValueType::NUMBER, "s", 60.0, "delay from failure to detection", sim::non_negative()},
           KeyDef{"repair_h", ValueType::NUMBER, "h", 4.0,
                  "mean repair time once detected (0: nothing to replace, e.g. a software fault)",
@@ -118,6 +121,9 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
     if (rate_keys == 0) m.problem_here(std::string("missing failure rate: ") + RATE_NOTE);
 
     mode.weibull_shape = m.number("weibull_shape");
+    mode.weibull_new = m.string("weibull_start") == "new";
+    if (m.has("weibull_start") && mode.weibull_shape == 1.0)
+      m.problem("weibull_start", "applies only to Weibull modes (weibull_shape != 1)");
     mode.detect_s = m.number("detect_s");
     mode.repair_h = m.number("repair_h");
     const std::string dist = m.string("repair_dist");

@@ -9,6 +9,10 @@
 // 8-GPU node). An nvl72 compute tray is a node.
 // Times to failure are exponential (weibull_shape = 1) or Weibull with shape k and the same mean:
 // scale η = MTBF / Γ(1 + 1/k); a Weibull unit renews (as good as new) when its repair completes.
+// At the start of a replica a Weibull fleet is either in steady state (`weibull_start` "stationary",
+// the default: each unit's first failure is the residual life of a renewal process in equilibrium,
+// U·L with L = η·G^(1/k), G ~ Gamma(1 + 1/k), U ~ Uniform(0, 1): a length-biased lifetime, uniformly
+// cut) or brand new ("new": a fleet installed at t = 0, which concentrates infant mortality for k < 1).
 // Repair times have mean repair_h and are fixed, exponential, or log-normal with ln-standard-deviation
 // repair_sigma (μ = ln(repair_h) − σ²/2, so the mean is repair_h).
 #pragma once
@@ -31,6 +35,7 @@ struct FailureModeSpec {
   RateKey rate_key = RateKey::MTBF_H;
   double rate_value = 0; ///< value of the rate key, in its own unit
   double weibull_shape = 1.0;
+  bool weibull_new = false; ///< true: every unit is new at t = 0; false: the fleet is in steady state
   double detect_s = 60;
   double repair_h = 4;
   RepairDist repair_dist = RepairDist::FIXED;

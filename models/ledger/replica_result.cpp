@@ -36,7 +36,9 @@ double job_state_gpu_h(const JobOutcome& job, JobTime state) {
 
 Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
   const double wall_s = sim::to_seconds(job.wall);
-  const double goodput = job.wall > 0 ? static_cast<double>(job.time[0]) / static_cast<double>(job.wall) : NaN;
+  const double goodput =
+      job.wall > 0 ? static_cast<double>(job.time[static_cast<std::size_t>(JobTime::PRODUCTIVE)]) / static_cast<double>(job.wall)
+                   : NaN;
   const double mfu = job.model_flops_per_step / (job.step_time_s * job.gpus * peak_flops_per_gpu);
   const double tokens_per_s = job.tokens_per_step > 0 ? job.tokens_per_step / job.step_time_s : NaN;
   Metrics m = {
@@ -85,7 +87,8 @@ Metrics cluster_metrics(const ReplicaResult& r) {
   std::uint64_t failures = 0;
   for (const auto& job : r.jobs) {
     productive_gpu_h += job_state_gpu_h(job, JobTime::PRODUCTIVE);
-    retained_flops += job.model_flops_per_step * sim::to_seconds(job.time[0]) / job.step_time_s;
+    retained_flops += job.model_flops_per_step *
+                      sim::to_seconds(job.time[static_cast<std::size_t>(JobTime::PRODUCTIVE)]) / job.step_time_s;
   }
   for (const auto& m : r.modes)
     failures += m.failures;

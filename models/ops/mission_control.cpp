@@ -20,13 +20,15 @@ std::string MissionControl::component(const failure::Failure& f) const {
 void MissionControl::on_failure(const failure::Failure& f) {
   const auto& mode = failures_->modes[static_cast<std::size_t>(f.mode)];
   ++stats_[static_cast<std::size_t>(f.mode)].failures;
-  log_->add({f.time, "failure", component(f), std::string(hardware::scope_name(f.scope)), "", mode.name});
+  if (log_->enabled())
+    log_->add({f.time, "failure", component(f), std::string(hardware::scope_name(f.scope)), "", mode.name});
   queue_->after(sim::to_ticks(mode.detect_s), [this, f] { detect(f); });
 }
 
 void MissionControl::detect(const failure::Failure& f) {
   const auto& mode = failures_->modes[static_cast<std::size_t>(f.mode)];
-  log_->add({queue_->now(), "detection", component(f), std::string(hardware::scope_name(f.scope)), "", mode.name});
+  if (log_->enabled())
+    log_->add({queue_->now(), "detection", component(f), std::string(hardware::scope_name(f.scope)), "", mode.name});
   Repair r{f, sim::hours_to_ticks(mode.draw_repair_h(repair_rng_[static_cast<std::size_t>(f.mode)]))};
   if (r.duration == 0) {
     complete_repair(f); // nothing to replace: back in service at once, before jobs react
@@ -40,9 +42,10 @@ void MissionControl::detect(const failure::Failure& f) {
 
 void MissionControl::begin_repair(const Repair& r) {
   ++busy_;
-  log_->add({queue_->now(), "repair_start", component(r.failure), std::string(hardware::scope_name(r.failure.scope)),
-             "", fmt::format("{} {:.3f} h", failures_->modes[static_cast<std::size_t>(r.failure.mode)].name,
-                             sim::to_hours(r.duration))});
+  if (log_->enabled())
+    log_->add({queue_->now(), "repair_start", component(r.failure), std::string(hardware::scope_name(r.failure.scope)),
+               "", fmt::format("{} {:.3f} h", failures_->modes[static_cast<std::size_t>(r.failure.mode)].name,
+                               sim::to_hours(r.duration))});
   queue_->after(r.duration, [this, f = r.failure] {
     --busy_;
     complete_repair(f);
@@ -59,8 +62,9 @@ void MissionControl::complete_repair(const failure::Failure& f) {
   ++s.repaired;
   s.time_to_repair += queue_->now() - f.time;
   health_->repair(f.gpus);
-  log_->add({queue_->now(), "repair_done", component(f), std::string(hardware::scope_name(f.scope)), "",
-             failures_->modes[static_cast<std::size_t>(f.mode)].name});
+  if (log_->enabled())
+    log_->add({queue_->now(), "repair_done", component(f), std::string(hardware::scope_name(f.scope)), "",
+               failures_->modes[static_cast<std::size_t>(f.mode)].name});
   listener_.repaired(f);
 }
 

@@ -46,6 +46,10 @@ OperationsSpec decode_operations(const sim::Node& n, hardware::RackKind rack_kin
     n.problem("spare_racks", "applies only to racks of kind \"nvl72\"; hgx designs use spare_nodes");
   if (n.has("planned_downtime_s") && spec.planned_interval_h == 0)
     n.problem("planned_downtime_s", "has no effect without planned_interval_h > 0");
+  if (spec.planned_interval_h > 0 && spec.planned_interval_h * 3600.0 <= spec.planned_downtime_s + spec.restart_s)
+    n.problem("planned_interval_h",
+              fmt::format("must leave time to train: must exceed planned_downtime_s + restart_s = {} s",
+                          spec.planned_downtime_s + spec.restart_s));
   return spec;
 }
 

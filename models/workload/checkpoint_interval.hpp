@@ -7,7 +7,7 @@
 //       τ = √(2δM) · [1 + ⅓·√(δ/(2M)) + (1/9)·(δ/(2M))] − δ    for δ < 2M,   τ = M otherwise.
 // J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps", FGCS 22 (2006).
 //
-// Renewal-theory goodput of dcsim's recovery model (used by tests and by `dcsim describe`'s notes):
+// Renewal-theory goodput of dcsim's recovery model (the reference the simulation is tested against):
 // a failure is detected D seconds after it happens; failures during detection extend it (the job waits
 // until every failed GPU is detected), so a detection phase lasts until a failure-free gap of D:
 //       E[det] = (e^{λD} − 1)/λ
@@ -16,7 +16,8 @@
 // A segment of τ + δ must run uninterrupted; each attempt that fails costs the time lost plus E[rec]:
 //       E[segment] = (1/λ + E[rec]) · (e^{λ(τ+δ)} − 1)
 // and goodput = τ / E[segment]. Its maximum over τ solves e^{λ(τ+δ)}(1 − λτ) = 1, independent of D
-// and R, which Daly's formula approximates.
+// and R, which Daly's formula approximates. (With several failure modes of different detect_s, D is
+// not one number and the formula is an approximation.)
 #pragma once
 
 namespace dcsim::workload {

@@ -81,6 +81,9 @@ std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
     job.checkpoint.auto_interval = !interval.number.has_value();
     job.checkpoint.interval_s = interval.number.value_or(0);
     job.checkpoint.write_s = c.number("write_s");
+    if (job.checkpoint.auto_interval && c.has("write_s") && job.checkpoint.write_s == 0)
+      c.problem("write_s", "must be > 0 with interval_s \"auto\": Daly's interval needs a write cost "
+                           "(give interval_s to checkpoint at a fixed interval)");
     jobs.push_back(job);
   }
   return jobs;

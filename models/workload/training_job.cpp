@@ -41,9 +41,10 @@ sim::Tick TrainingJob::wall_of(sim::Tick progress) const {
 }
 
 void TrainingJob::run_phase(sim::Tick wall, sim::Tick& left) {
+  // Progress rounds down, so a partial phase (wall < ⌈left·s⌉) never completes the phase early.
   sim::Tick progress = wall;
   if (slowdown_ != 1.0)
-    progress = std::min(left, static_cast<sim::Tick>(std::llround(static_cast<double>(wall) / slowdown_)));
+    progress = std::min(left, static_cast<sim::Tick>(std::floor(static_cast<double>(wall) / slowdown_)));
   pending_productive_ += progress;
   pending_degraded_ += wall - progress;
   left -= progress;
@@ -92,9 +93,7 @@ void TrainingJob::close_cycle(sim::Tick now) {
       const sim::Tick cycles = (now - t) / period;
       if (cycles > 0) {
         const sim::Tick run_wall = wall_of(timing_.interval);
-        const sim::Tick productive = slowdown_ == 1.0 ? run_wall
-                                                      : std::min(timing_.interval, static_cast<sim::Tick>(std::llround(
-                                                                                       static_cast<double>(run_wall) / slowdown_)));
+        const sim::Tick productive = timing_.interval; // a full phase of ⌈τ·s⌉ makes τ of progress
         for (sim::Tick k = 1; k <= cycles; ++k) {
           if (log_->enabled()) event("checkpoint", {}, t + k * period);
         }
@@ -145,7 +144,7 @@ void TrainingJob::start_restart() {
 }
 
 void TrainingJob::begin_cycle() {
-  if (planned_due_ && pending_work() == 0) {
+  if (planned_due_) { // after a restart nothing is pending: the planned stop can be taken at once
     begin_maintenance();
     return;
   }
@@ -158,7 +157,11 @@ void TrainingJob::begin_cycle() {
 void TrainingJob::planned_tick() {
   queue_->after(timing_.planned_every, [this] { planned_tick(); });
   planned_due_ = true;
-  if (state_ != State::CYCLE) return; // taken when the job runs again
+  if (state_ == State::RESTART || state_ == State::WAITING) { // stopped, nothing to save: do it now
+    begin_maintenance();
+    return;
+  }
+  if (state_ != State::CYCLE) return; // after detection (resume) or after the write in progress
   close_current();
   if (pending_work() == 0) {
     begin_maintenance(); // exactly at a checkpoint
@@ -185,6 +188,10 @@ void TrainingJob::begin_maintenance() {
 void TrainingJob::resume() {
   if (!undetected_.empty()) {
     transition(State::DETECTION);
+    return;
+  }
+  if (planned_due_) { // stopped at its last checkpoint anyway: do the planned work before restarting
+    begin_maintenance();
     return;
   }
   if (hooks_.recover()) {

@@ -8,7 +8,8 @@
 //      │    DETECTION ── every failed GPU detected ──▶ recover(): replace down GPUs
 //      │                                     ├─ all GPUs up ─────────────────────▶ RESTART (restart_s)
 //      └──────────── capacity returns ◀── WAITING ◀─ no replacement possible
-//   planned stop: at a checkpoint (taken at once when running) ──▶ MAINTENANCE ──▶ RESTART
+//   planned stop: running, it writes a checkpoint at once (or finishes the write in progress), then
+//   MAINTENANCE ──▶ RESTART; restarting or waiting, it starts at once; detecting, once detection ends
 //
 // The run/checkpoint alternation is periodic while nothing happens, so it costs no events: the job is
 // in one CYCLE state from which the phase at any date follows by arithmetic,
@@ -23,8 +24,10 @@
 // Compute and checkpoint time since the last completed checkpoint is *pending*: a completed checkpoint
 // makes it productive / degraded / checkpoint; an interruption makes all of it rework. At the end of the
 // run pending time is kept (nothing lost it). With a slowdown s ≥ 1 (stragglers, throttling, lost
-// bandwidth), a run phase of wall time w makes min(left, w/s) of progress (productive) and the rest of
-// w is degraded. The job's GPU-hours in a state are its GPUs × the time in that state.
+// bandwidth), a run phase of wall time w makes min(left, ⌊w/s⌋) of progress (productive) and the rest
+// of w is degraded. The job's GPU-hours in a state are its GPUs × the time in that state.
+// Work done since the last checkpoint when the run ends counts as productive: nothing lost it within
+// the simulated window (the first checkpoint after the window would save it unless a failure came).
 #pragma once
 
 #include "models/workload/spec.hpp"

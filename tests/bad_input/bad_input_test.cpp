@@ -100,6 +100,8 @@ TEST_CASE("bad input: failure modes", "[unit][bad_input]") {
   CHECK(errors_with({"failures.modes.0.repair_sigma=0.5"}) ==
         "t.json: /failures/modes/0/repair_sigma: applies only to repair_dist \"lognormal\" (repair_dist is "
         "\"fixed\") (got 0.5)\n");
+  CHECK(errors_with({"failures.modes.0.weibull_start=\"new\""}) ==
+        "t.json: /failures/modes/0/weibull_start: applies only to Weibull modes (weibull_shape != 1) (got \"new\")\n");
   CHECK(errors_with({"failures.modes.0.weibull_shape=0"}) ==
         "t.json: /failures/modes/0/weibull_shape: must be > 0 (got 0)\n");
   CHECK(errors_with({"failures.modes.0.detect_s=-60"}) == "t.json: /failures/modes/0/detect_s: must be >= 0 (got -60)\n");
@@ -118,6 +120,9 @@ TEST_CASE("bad input: operations", "[unit][bad_input]") {
   CHECK(errors_with({"operations.spare_racks=4"}) ==
         "t.json: /operations/spare_racks: must leave racks for jobs: must be < 4 (the cluster's racks) (got 4)\n");
   CHECK(errors_with({"operations.repair_crews=-1"}) == "t.json: /operations/repair_crews: must be >= 0 (got -1)\n");
+  CHECK(errors_with({"operations.planned_interval_h=0.1", "operations.planned_downtime_s=300"}) ==
+        "t.json: /operations/planned_interval_h: must leave time to train: must exceed planned_downtime_s + "
+        "restart_s = 900 s (got 0.1)\n");
   CHECK(errors_with({"operations.planned_downtime_s=600"}) ==
         "t.json: /operations/planned_downtime_s: has no effect without planned_interval_h > 0 (got 600)\n");
 }
@@ -141,6 +146,9 @@ TEST_CASE("bad input: jobs", "[unit][bad_input]") {
   CHECK(errors_with({"jobs.0.checkpoint.interval_s=\"sometimes\""}) ==
         "t.json: /jobs/0/checkpoint/interval_s: must be a number > 0 or \"auto\" (got \"sometimes\")\n");
   CHECK(errors_with({"jobs.0.checkpoint.write_s=-1"}) == "t.json: /jobs/0/checkpoint/write_s: must be >= 0 (got -1)\n");
+  CHECK(errors_with({"jobs.0.checkpoint.write_s=0"}) ==
+        "t.json: /jobs/0/checkpoint/write_s: must be > 0 with interval_s \"auto\": Daly's interval needs a write "
+        "cost (give interval_s to checkpoint at a fixed interval) (got 0)\n");
 }
 
 TEST_CASE("bad input: every problem is reported at once, in document order", "[unit][bad_input]") {

@@ -62,7 +62,7 @@ const CsvSchema& ledger_schema() {
 }
 
 const CsvSchema& causes_schema() {
-  static const CsvSchema s{"causes.csv", {"replica", "job", "cause", "failures", "interruptions", "mttr_h"}};
+  static const CsvSchema s{"causes.csv", {"replica", "job", "cause", "failures", "interruptions", "mttr_h", "unrepaired"}};
   return s;
 }
 
@@ -99,7 +99,7 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
     }
     for (std::size_t m = 0; m < r.modes.size(); ++m)
       causes.add_row({rep, job.name, r.modes[m].name, static_cast<std::int64_t>(job.failures_by_mode[m]),
-                      static_cast<std::int64_t>(job.interruptions_by_mode[m]), NaN});
+                      static_cast<std::int64_t>(job.interruptions_by_mode[m]), NaN, NaN});
   }
   metric_row("cluster", ledger::cluster_metrics(r));
   const auto states = ledger::cluster_ledger_states();
@@ -113,7 +113,8 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
     const auto& mode = r.modes[m];
     causes.add_row({rep, std::string("cluster"), mode.name, static_cast<std::int64_t>(mode.failures),
                     static_cast<std::int64_t>(interruptions),
-                    mode.repaired ? mode.time_to_repair_h / static_cast<double>(mode.repaired) : NaN});
+                    mode.repaired ? mode.time_to_repair_h / static_cast<double>(mode.repaired) : NaN,
+                    static_cast<std::int64_t>(mode.failures - mode.repaired)});
   }
   for (const auto& e : r.events)
     events.row() << rep << sim::to_seconds(e.time) << e.kind << e.component << e.scope << e.job << e.detail;

@@ -43,33 +43,58 @@ TEST_CASE("exponential failures arrive at N·λ over the population", "[unit][fa
   GpuHealth health(layout.gpus());
   sim::EventQueue q;
   int count = 0;
+  FailureInjector* self = nullptr;
   FailureInjector inj(modes, layout, health, q, 1, 0, [&](const Failure& f) {
     ++count;
     health.repair(f.gpus); // instant repair: no thinning
+    self->renew(f);
   });
+  self = &inj;
   inj.start();
   q.run_until(sim::hours_to_ticks(20000));
   CHECK(std::abs(count - 20000) < 4 * 141);
 }
 
-TEST_CASE("units that are down do not fail (thinning)", "[unit][failure]") {
-  // All trays but tray 7 are down: only tray 7 can fail, at its own rate (1 per 10 h): ~1000 in 10,000 h.
-  const auto layout = small_layout(2);
-  const std::vector<FailureModeSpec> modes{mode(hardware::Scope::TRAY, 10)};
+TEST_CASE("a unit struck by a mode fails again only after its repair (thinning per mode)", "[unit][failure]") {
+  // 54 trays at MTBF 1 h, never repaired: each fails exactly once, even though every GPU is down for
+  // another mode from the start (modes are independent).
+  const auto layout = small_layout(3);
+  const std::vector<FailureModeSpec> modes{mode(hardware::Scope::TRAY, 1)};
   GpuHealth health(layout.gpus());
-  for (int t = 0; t < layout.unit_count(hardware::Scope::TRAY); ++t)
-    if (t != 7) health.fail(layout.unit_range(hardware::Scope::TRAY, t));
+  health.fail({0, layout.gpus()}); // all GPUs down for some other mode
   sim::EventQueue q;
-  int count = 0, others = 0;
-  FailureInjector inj(modes, layout, health, q, 3, 0, [&](const Failure& f) {
-    ++count;
-    others += f.unit != 7;
-    health.repair(f.gpus);
-  });
+  std::vector<int> struck(static_cast<std::size_t>(layout.unit_count(hardware::Scope::TRAY)), 0);
+  FailureInjector inj(modes, layout, health, q, 3, 0, [&](const Failure& f) { ++struck[static_cast<std::size_t>(f.unit)]; });
   inj.start();
-  q.run_until(sim::hours_to_ticks(10000));
-  CHECK(others == 0);
-  CHECK(std::abs(count - 1000) < 4 * 32);
+  q.run_until(sim::hours_to_ticks(1000));
+  for (int n : struck)
+    CHECK(n == 1);
+}
+
+TEST_CASE("a stationary Weibull fleet fails at its mean rate from the start", "[unit][failure]") {
+  // 10,000 GPUs, shape 0.5, MTBF 1,000 h: in the first 10 h a steady-state fleet has 10,000 x 10 / 1,000
+  // = 100 failures expected (sd 10); a fleet installed at t = 0 has 10,000 (1 - e^{-(10/η)^0.5}) with
+  // η = 1,000 / Γ(3) = 500 h: 1,319 failures.
+  hardware::HardwareSpec h;
+  h.rack.kind = hardware::RackKind::HGX;
+  h.rack.gpus_per_node = 10;
+  h.rack.nodes_per_rack = 100;
+  const hardware::Layout layout(h, hardware::ClusterSpec{10});
+  for (bool fresh : {false, true}) {
+    auto m = mode(hardware::Scope::GPU, 1000, 0.5);
+    m.weibull_new = fresh;
+    const std::vector<FailureModeSpec> modes{m};
+    GpuHealth health(layout.gpus());
+    sim::EventQueue q;
+    int count = 0;
+    FailureInjector inj(modes, layout, health, q, 17, 0, [&](const Failure&) { ++count; });
+    inj.start();
+    q.run_until(sim::hours_to_ticks(10));
+    if (fresh)
+      CHECK(count == Approx(10000 * (1 - std::exp(-std::sqrt(10.0 / 500.0)))).margin(4 * 34));
+    else
+      CHECK(count == Approx(100).margin(40));
+  }
 }
 
 TEST_CASE("Weibull units renew at repair and keep the mode's mean time between failures", "[unit][failure]") {

@@ -160,3 +160,113 @@ TEST_CASE("a failure during a planned stop is no interruption but must be detect
   CHECK(fx.s(JobTime::MAINTENANCE) == 30);
   fx.require_conserved();
 }
+
+TEST_CASE("a slowdown set during a write applies from the next run phase", "[unit][training_job]") {
+  Fixture fx;
+  fx.start();
+  // Write 150-160 unaffected; then 100 s of progress at half pace take 200 s (160-360); write 360-370.
+  fx.at(155, [&] { fx.job->set_slowdown(2.0); });
+  fx.finish_at(370);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 200);
+  CHECK(fx.s(JobTime::DEGRADED) == 100);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 20);
+  CHECK(fx.job->checkpoints() == 2); // the one completing exactly at the end counts
+  fx.require_conserved();
+}
+
+TEST_CASE("whole cycles at a slowdown are skipped arithmetically", "[unit][training_job]") {
+  Fixture fx;
+  fx.start();
+  // From 50 s at s = 1.5: run ⌈150⌉ + write 10 = 160 s per cycle: checkpoints at 210, 370, 530; then
+  // 75 s of running make ⌊75 / 1.5⌋ = 50 s of progress and 25 s degraded, kept at the end (605 s).
+  fx.at(50, [&] { fx.job->set_slowdown(1.5); });
+  fx.finish_at(605);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 350);
+  CHECK(fx.s(JobTime::DEGRADED) == 175);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 30);
+  CHECK(fx.job->checkpoints() == 3);
+  fx.require_conserved();
+}
+
+TEST_CASE("a planned stop due exactly at a checkpoint needs no extra write", "[unit][training_job]") {
+  Fixture fx;
+  fx.timing.planned_every = sim::to_ticks(160); // the first checkpoint completes at 160 s
+  fx.timing.planned_downtime = sim::to_ticks(30);
+  fx.start();
+  fx.finish_at(240); // maintenance 160-190, restart 190-240
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 100);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 10);
+  CHECK(fx.s(JobTime::MAINTENANCE) == 30);
+  CHECK(fx.s(JobTime::RESTART) == 100);
+  CHECK(fx.job->checkpoints() == 1);
+  fx.require_conserved();
+}
+
+TEST_CASE("a failure during the write before a planned stop: the stop follows detection", "[unit][training_job]") {
+  Fixture fx;
+  fx.timing.planned_every = sim::to_ticks(120);
+  fx.timing.planned_downtime = sim::to_ticks(30);
+  fx.start();
+  // Planned at 120: write 120-130; failure at 125 loses 70 s of compute and 5 s of write; detection
+  // 125-135; the planned work follows at once (135-165), then one restart (165-215), then running to
+  // the end at 239 s (before the next planned stop at 240 s).
+  fx.at(125, [&] { fx.job->on_failure(1, 0); });
+  fx.at(135, [&] { fx.job->on_failure_detected(1); });
+  fx.finish_at(239);
+  CHECK(fx.s(JobTime::REWORK) == 75);
+  CHECK(fx.s(JobTime::DETECTION) == 10);
+  CHECK(fx.s(JobTime::MAINTENANCE) == 30);
+  CHECK(fx.s(JobTime::RESTART) == 100);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 24);
+  CHECK(fx.job->interruptions() == 1);
+  CHECK(fx.job->interruptions_planned() == 1);
+  fx.require_conserved();
+}
+
+TEST_CASE("a planned stop while waiting for capacity starts at once", "[unit][training_job]") {
+  Fixture fx;
+  fx.timing.planned_every = sim::to_ticks(120);
+  fx.timing.planned_downtime = sim::to_ticks(30);
+  fx.start();
+  // Failure at 100 with no spare; detected 110: waiting. Planned work 120-150, waiting again 150-200,
+  // capacity at 200: restart from 200 to the end at 235 s.
+  fx.at(100, [&] {
+    fx.healthy = false;
+    fx.job->on_failure(1, 0);
+  });
+  fx.at(110, [&] { fx.job->on_failure_detected(1); });
+  fx.at(200, [&] {
+    fx.healthy = true;
+    fx.job->on_capacity_changed();
+  });
+  fx.finish_at(235);
+  CHECK(fx.s(JobTime::WAITING) == 60);
+  CHECK(fx.s(JobTime::MAINTENANCE) == 30);
+  CHECK(fx.s(JobTime::RESTART) == 85);
+  CHECK(fx.s(JobTime::REWORK) == 50);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 0);
+  fx.require_conserved();
+}
+
+TEST_CASE("failures during a restart interrupt it; failures while waiting do not count twice", "[unit][training_job]") {
+  Fixture fx;
+  fx.start();
+  fx.at(20, [&] { fx.job->on_failure(1, 0); }); // during the initial restart: an interruption
+  fx.at(30, [&] {
+    fx.healthy = false;
+    fx.job->on_failure_detected(1);
+  }); // waiting from 30
+  fx.at(40, [&] { fx.job->on_failure(2, 0); }); // while waiting: back to detection, no interruption
+  fx.at(45, [&] {
+    fx.healthy = true;
+    fx.job->on_failure_detected(2);
+  }); // restart 45-95
+  fx.finish_at(95);
+  CHECK(fx.job->interruptions() == 1);
+  CHECK(fx.job->failures_by_mode()[0] == 2);
+  CHECK(fx.s(JobTime::RESTART) == 20 + 50);
+  CHECK(fx.s(JobTime::DETECTION) == 10 + 5);
+  CHECK(fx.s(JobTime::WAITING) == 10);
+  CHECK(fx.s(JobTime::REWORK) == 0);
+  fx.require_conserved();
+}
