@@ -161,3 +161,130 @@ TEST_CASE("unit: workload: SC'21 Table 1 TFLOP/s per GPU predicted within 10% on
   }
   std::cout << fmt::format("worst error {:.1f}%\n", 100 * worst);
 }
+
+namespace {
+
+/// A small dense GPT (gelu, f = 4h, MHA, tied): L layers of 12h² + 13h parameters.
+TransformerSpec small_gpt(int layers, int hidden, long long global_batch) {
+  TransformerSpec m;
+  m.layers = layers;
+  m.hidden = hidden;
+  m.ffn_hidden = 4 * hidden;
+  m.heads = m.kv_heads = 16;
+  m.seq_len = 2048;
+  m.vocab = 32000;
+  m.global_batch = global_batch;
+  m.micro_batch = 1;
+  return m;
+}
+
+} // namespace
+
+TEST_CASE("unit: workload: pipeline bubble is (pp − 1)/(v·m) of the compute on an idle-free network") {
+  const hardware::HardwareSpec hw = sc21_hardware();
+  const IdleFreeComm comm;
+  for (int pp : {2, 4, 8})
+    for (int v : {1, 2, 4})
+      for (long long m : {8LL, 16LL, 64LL}) {
+        ModelJobSpec job;
+        job.model = small_gpt(32, 1024, m); // dp = 1, micro_batch = 1: m micro-batches
+        job.parallelism.pp = pp;
+        job.parallelism.virtual_stages = v;
+        const StepBreakdown b = StepModel(job, hw, comm).compute();
+        REQUIRE(b.micro_batches == m);
+        CHECK(b.tp_s == 0);
+        CHECK(b.pp_s == 0);
+        CHECK(b.dp_s == 0);
+        CHECK(b.bubble_s / b.compute_s == Approx((pp - 1.0) / (v * static_cast<double>(m))).epsilon(1e-12));
+        CHECK(b.step_time_s == Approx(b.compute_s + b.bubble_s + b.optimizer_s).epsilon(1e-12));
+      }
+}
+
+TEST_CASE("unit: workload: halving scale-out bandwidth adds the alpha-beta bandwidth term to exposed DP time") {
+  // tp 8 × dp 4 on servers of 8 A100s: each DP group has one rank per server (stride 8 = a server), so
+  // its gradient all-reduce is a flat ring over 4 NICs: 2·(3·α + 3/4·S/B) (comm_model.hpp), with
+  // S = 2 bytes × parameters per GPU = 2·(L·(12h² + 13h) + V·h)/8, B = 200 Gb/s × 0.9 = 22.5 GB/s,
+  // α = 5 µs. Nothing overlaps (overlap_grad_reduce false), so halving B adds 2·3/4·S/B.
+  const hardware::HardwareSpec hw = sc21_hardware();
+  AlphaBetaCommModel comm(alpha_beta_params(hw));
+  ModelJobSpec job;
+  job.model = small_gpt(24, 2048, 64);
+  job.parallelism.tp = 8;
+  job.parallelism.dp = 4;
+  job.parallelism.zero = 0;
+  job.parallelism.overlap_grad_reduce = false;
+  const double h = 2048, l = 24, V = 32000;
+  const double S = 2 * (l * (12 * h * h + 13 * h) + V * h) / 8;
+  const double B = 200e9 / 8 * 0.9;
+  const double alpha = 5e-6;
+  REQUIRE(comm.scale_out_bytes_per_s() == Approx(B));
+  StepModel model(job, hw, comm);
+  const CommGroup dp = model.group(GroupAxis::DP);
+  CHECK(dp.ranks == 4);
+  CHECK(dp.ranks_per_domain == 1);
+
+  const double full_s = model.evaluate().dp_s;
+  CHECK(full_s == Approx(2 * (3 * alpha + 0.75 * S / B)).epsilon(1e-12));
+  comm.set_scale_out_bw_frac(0.5);
+  const double half_s = model.evaluate().dp_s;
+  CHECK(half_s - full_s == Approx(2 * 0.75 * S / B).epsilon(1e-9));
+
+  SECTION("one failed plane of 8 slows the DP transfer by the lost 1/8 of the bandwidth") {
+    comm.set_scale_out_bw_frac(7.0 / 8.0);
+    const double degraded_s = model.evaluate().dp_s;
+    CHECK(degraded_s - 6 * alpha == Approx((full_s - 6 * alpha) * 8.0 / 7.0).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("unit: workload: step results are cached under the state signature and recomputed when it changes") {
+  const hardware::HardwareSpec hw = sc21_hardware();
+  AlphaBetaCommModel comm(alpha_beta_params(hw));
+  ModelJobSpec job;
+  job.model = small_gpt(24, 2048, 64);
+  job.parallelism.tp = 8;
+  job.parallelism.dp = 4;
+  StepModel model(job, hw, comm);
+
+  const StepBreakdown& healthy = model.evaluate();
+  CHECK(&model.evaluate() == &healthy);
+  CHECK(model.cached_states() == 1);
+  const std::uint64_t healthy_signature = comm.state_signature();
+
+  comm.set_scale_out_bw_frac(0.5);
+  CHECK(comm.state_signature() != healthy_signature);
+  const StepBreakdown& degraded = model.evaluate();
+  CHECK(model.cached_states() == 2);
+  CHECK(degraded.step_time_s > healthy.step_time_s);
+
+  comm.set_scale_out_bw_frac(1.0);
+  CHECK(comm.state_signature() == healthy_signature);
+  CHECK(&model.evaluate() == &healthy);
+  CHECK(model.cached_states() == 2);
+
+  // A GPU throttled to half its clock doubles the compute of the (synchronous) job.
+  const StepBreakdown& throttled = model.evaluate(0.5);
+  CHECK(model.cached_states() == 3);
+  CHECK(throttled.compute_s == Approx(2 * healthy.compute_s).epsilon(1e-12));
+  CHECK(throttled.mfu_frac < healthy.mfu_frac);
+}
+
+TEST_CASE("unit: workload: MFU uses model FLOPs and the peak of the job's precision") {
+  const hardware::HardwareSpec hw = decoded_hardware(sim::Json::parse(R"({"gpu": {"model": "h100-sxm"},
+      "rack": {"kind": "hgx", "gpus_per_node": 8, "nodes_per_rack": 1}})"));
+  const AlphaBetaCommModel comm(alpha_beta_params(hw));
+  ModelJobSpec job;
+  job.model = small_gpt(24, 2048, 64);
+  job.model.recompute = Recompute::FULL;
+  job.parallelism.tp = 8;
+  job.parallelism.dp = 4;
+  const StepBreakdown bf16 = StepModel(job, hw, comm).compute();
+  CHECK(bf16.peak_tflops == 989);
+  CHECK(bf16.mfu_frac ==
+        Approx(bf16.model_flops_per_step / (bf16.step_time_s * 32 * 989e12)).epsilon(1e-12));
+  CHECK(bf16.hfu_frac / bf16.mfu_frac == Approx(bf16.hardware_flops_per_step / bf16.model_flops_per_step));
+  CHECK(bf16.hardware_flops_per_step > bf16.model_flops_per_step);
+  job.model.precision = hardware::Precision::FP8;
+  const StepBreakdown fp8 = StepModel(job, hw, comm).compute();
+  CHECK(fp8.peak_tflops == 1979);
+  CHECK(fp8.compute_s < bf16.compute_s);
+}
