@@ -46,7 +46,7 @@ std::vector<const KeyTable*> scenario_key_tables() {
   return {&scenario_keys(),        &hardware::hardware_keys(), &hardware::gpu_keys(),
           &hardware::rack_keys(),  &hardware::cluster_keys(),  &failure::failures_keys(),
           &failure::failure_mode_keys(), &ops::operations_keys(), &workload::job_keys(),
-          &workload::checkpoint_keys(), &output_keys()};
+          &workload::model_keys(), &workload::parallelism_keys(), &workload::checkpoint_keys(), &output_keys()};
 }
 
 std::optional<Scenario> decode_scenario(const Json& document, const std::string& default_name,
@@ -102,6 +102,9 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
     }
     used += need;
   }
+  // Model-derived jobs against the hardware: precision, NVLink domain, memory.
+  for (std::size_t i = 0; i < s.jobs.size(); ++i)
+    if (s.jobs[i].model) workload::check_model_job(*s.jobs[i].model, static_cast<int>(i), s.hardware, problems);
   if (!problems.empty()) return std::nullopt;
   return s;
 }

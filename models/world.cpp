@@ -6,6 +6,7 @@
 #include "models/ops/mission_control.hpp"
 #include "models/sched/allocator.hpp"
 #include "models/workload/checkpoint_interval.hpp"
+#include "models/workload/step_model.hpp"
 
 #include <fmt/format.h>
 #include <simgrid/s4u/Host.hpp>
@@ -44,6 +45,17 @@ World::World(const Scenario& scenario)
                                          platform_->host(a)->get_cname(), platform_->host(b)->get_cname()));
   });
   platform_->seal();
+
+  // Jobs described by a model: the healthy step time, model FLOPs and tokens per step come from the
+  // step-time model, with the alpha-beta network standing for the fabric for now. (Re-deriving the step
+  // when GPUs throttle or links fail comes with the fabric model.)
+  for (auto& job : scenario_.jobs)
+    if (job.model) {
+      const workload::StepBreakdown step = workload::healthy_step(*job.model, scenario_.hardware);
+      job.step_time_s = step.step_time_s;
+      job.model_flops_per_step = step.model_flops_per_step;
+      job.tokens_per_step = step.tokens_per_step;
+    }
 
   // Initial placement is deterministic: use it to derive each job's expected failure rate.
   failure::GpuHealth health(layout_.gpus());
@@ -208,6 +220,8 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     o.checkpoint_interval_s = sim::to_seconds(timing_[j].interval);
     o.model_flops_per_step = job.spec().model_flops_per_step;
     o.tokens_per_step = job.spec().tokens_per_step;
+    if (job.spec().model)
+      o.peak_flops_per_gpu = s.hardware.gpu.peak_tflops_at(job.spec().model->model.precision) * 1e12;
     o.expected_mtbf_h = job_rate_per_h_[j] > 0 ? 1.0 / job_rate_per_h_[j] : std::numeric_limits<double>::infinity();
     result.jobs.push_back(std::move(o));
   }

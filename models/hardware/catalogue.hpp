@@ -1,7 +1,8 @@
 // GPU catalogue: named GPU kinds with their published (or estimated) figures.
 //
-// A scenario names a kind in `hardware.gpu.model`; every figure can be overridden by the scenario.
-// Figures are per GPU. FLOP/s are dense (no 2:4 sparsity). Sources:
+// A scenario names a kind in `hardware.gpu.model`; every figure can be overridden by the scenario
+// (`hardware.gpu.*`, and `hardware.rack.nvlink_gbps`). Figures are per GPU. FLOP/s are dense (no 2:4
+// sparsity). Sources:
 //   a100-80g  NVIDIA A100 datasheet (2021): 312 TFLOPS BF16, 80 GB HBM2e at 2.039 TB/s, NVLink 3 600 GB/s,
 //             400 W (SXM). NIC 200 Gb/s HDR per GPU as in Megatron-LM SC'21 (8 x 200 Gb/s per node).
 //   h100-sxm  NVIDIA H100 datasheet (2023): 989 TFLOPS BF16, 1,979 FP8, 80 GB HBM3 at 3.35 TB/s,
@@ -14,6 +15,24 @@
 //             ~22 TB/s; NVLink 6 3.6 TB/s; ConnectX-9 1.6 Tb/s. ESTIMATED: dense BF16 ~4 PFLOPS (analyst
 //             estimate, CONTEXT.md §1), FP8 = 2 x BF16, power 1,800 W (Max-Q; Max-P ~2,300 W).
 // A kind lacking a precision (A100 has no FP8/FP4 tensor cores) has 0 there.
+//
+// Achievable fractions and latencies used by the step-time model (models/workload/step_model.hpp):
+//   compute_efficiency_frac  share of the dense peak that transformer GEMMs reach. FITTED for a100-80g
+//                            (0.68) on Megatron-LM SC'21 Table 1 (tests/unit/workload/step_model_test.cpp;
+//                            README "Step-time model"); ESTIMATED equal for the other kinds (no calibration
+//                            data for them in the repository yet).
+//   hbm_efficiency_frac      share of the HBM bandwidth that bandwidth-bound (element-wise) kernels reach.
+//                            FITTED for a100-80g (0.80) with the same table, consistent with the 80-90% that
+//                            STREAM-like kernels reach on HBM; ESTIMATED equal for the other kinds.
+//   nvlink_efficiency_frac   NCCL bus bandwidth ÷ NVLink bandwidth per direction. ESTIMATED 0.80: nccl-tests
+//                            all_reduce reaches ~230-240 GB/s bus bandwidth on 8 x A100 (300 GB/s per
+//                            direction); assumed the same for later generations.
+//   nic_efficiency_frac      NCCL bus bandwidth ÷ NIC line rate across the scale-out network. ESTIMATED 0.90
+//                            (RDMA collectives over InfiniBand/RoCE reach ~90% of line rate in nccl-tests).
+//   nvlink_latency_us        per-step latency (alpha) of a collective step over NVLink. ESTIMATED 1 µs.
+//   nic_latency_us           per-step latency (alpha) of a collective step across the scale-out network
+//                            (NIC, switches, NCCL protocol). ESTIMATED 5 µs. Until the fabric model feeds the
+//                            step model, this and nic_gbps stand for the whole scale-out network.
 #pragma once
 
 #include <string>
@@ -30,8 +49,14 @@ struct GpuKind {
   double hbm_gb = 0;        ///< HBM capacity, GB
   double hbm_tb_per_s = 0;  ///< HBM bandwidth, TB/s
   double nvlink_gbps = 0;   ///< NVLink bandwidth per GPU as datasheets quote it (both directions), Gb/s
-  double nic_gbps = 0;      ///< scale-out NIC bandwidth per GPU, Gb/s
+  double nic_gbps = 0;      ///< scale-out NIC bandwidth per GPU (per direction), Gb/s
   double power_w = 0;       ///< board power, W
+  double compute_efficiency_frac = 0; ///< achievable share of the dense peak for GEMMs
+  double hbm_efficiency_frac = 0;     ///< achievable share of HBM bandwidth for element-wise kernels
+  double nvlink_efficiency_frac = 0;  ///< collective bus bandwidth ÷ NVLink bandwidth per direction
+  double nic_efficiency_frac = 0;     ///< collective bus bandwidth ÷ NIC line rate
+  double nvlink_latency_us = 0;       ///< per-step latency of a collective over NVLink, µs
+  double nic_latency_us = 0;          ///< per-step latency of a collective across the scale-out network, µs
   std::string estimated;    ///< which figures are estimates (empty: all published)
 };
 

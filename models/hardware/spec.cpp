@@ -13,6 +13,28 @@ using sim::ValueType;
 
 std::string_view rack_kind_name(RackKind kind) { return kind == RackKind::NVL72 ? "nvl72" : "hgx"; }
 
+std::string_view precision_name(Precision precision) {
+  switch (precision) {
+  case Precision::BF16: return "bf16";
+  case Precision::FP8: return "fp8";
+  case Precision::FP4: return "fp4";
+  }
+  return "?";
+}
+
+double GpuSpec::peak_tflops_at(Precision precision) const {
+  switch (precision) {
+  case Precision::BF16: return peak_tflops;
+  case Precision::FP8: return fp8_tflops;
+  case Precision::FP4: return fp4_tflops;
+  }
+  return 0;
+}
+
+namespace {
+sim::Bounds efficiency() { return sim::Bounds{0.0, 1.0, true, false}; } // in (0, 1]
+} // namespace
+
 const KeyTable& hardware_keys() {
   static const KeyTable table{
       "hardware", "/hardware", "GPU and rack hardware",
@@ -29,12 +51,39 @@ const KeyTable& gpu_keys() {
       {
           KeyDef{"model", ValueType::STRING, "", "rubin", "GPU kind from the catalogue", {}, gpu_kind_names()},
           KeyDef{"peak_tflops", ValueType::NUMBER, "TFLOP/s", nullptr,
-                 "dense peak FLOP/s used for MFU and as the SimGrid host speed", sim::positive(), {},
-                 "catalogue's dense BF16 figure of model"},
+                 "dense BF16 peak: the SimGrid host speed, and the peak of bf16 jobs (step time, MFU)",
+                 sim::positive(), {}, "catalogue's dense BF16 figure of model"},
+          KeyDef{"fp8_tflops", ValueType::NUMBER, "TFLOP/s", nullptr,
+                 "dense FP8 peak, the peak of fp8 jobs; 0 = the GPU has no FP8", sim::non_negative(), {},
+                 "catalogue figure of model"},
+          KeyDef{"fp4_tflops", ValueType::NUMBER, "TFLOP/s", nullptr,
+                 "dense FP4 peak, the peak of fp4 jobs; 0 = the GPU has no FP4", sim::non_negative(), {},
+                 "catalogue figure of model"},
           KeyDef{"power_w", ValueType::NUMBER, "W", nullptr, "board power at full load", sim::positive(), {},
                  "catalogue figure of model"},
-          KeyDef{"hbm_gb", ValueType::NUMBER, "GB", nullptr, "HBM capacity", sim::positive(), {},
+          KeyDef{"hbm_gb", ValueType::NUMBER, "GB", nullptr, "HBM capacity (10^9 bytes)", sim::positive(), {},
                  "catalogue figure of model"},
+          KeyDef{"hbm_tb_per_s", ValueType::NUMBER, "TB/s", nullptr, "HBM bandwidth", sim::positive(), {},
+                 "catalogue figure of model"},
+          KeyDef{"nic_gbps", ValueType::NUMBER, "Gb/s", nullptr,
+                 "scale-out bandwidth per GPU and direction (all planes together)", sim::positive(), {},
+                 "catalogue figure of model"},
+          KeyDef{"compute_efficiency_frac", ValueType::NUMBER, "", nullptr,
+                 "share of the dense peak that transformer GEMMs reach (step-time model)", efficiency(), {},
+                 "catalogue figure of model (fitted on A100, estimated elsewhere)"},
+          KeyDef{"hbm_efficiency_frac", ValueType::NUMBER, "", nullptr,
+                 "share of the HBM bandwidth that element-wise kernels reach (step-time model)", efficiency(), {},
+                 "catalogue figure of model (fitted on A100, estimated elsewhere)"},
+          KeyDef{"nvlink_efficiency_frac", ValueType::NUMBER, "", nullptr,
+                 "collective bus bandwidth ÷ NVLink bandwidth per direction", efficiency(), {},
+                 "catalogue figure of model (estimate)"},
+          KeyDef{"nic_efficiency_frac", ValueType::NUMBER, "", nullptr,
+                 "collective bus bandwidth ÷ NIC line rate", efficiency(), {}, "catalogue figure of model (estimate)"},
+          KeyDef{"nvlink_latency_us", ValueType::NUMBER, "us", nullptr, "latency of one collective step over NVLink",
+                 sim::non_negative(), {}, "catalogue figure of model (estimate)"},
+          KeyDef{"nic_latency_us", ValueType::NUMBER, "us", nullptr,
+                 "latency of one collective step across the scale-out network", sim::non_negative(), {},
+                 "catalogue figure of model (estimate)"},
       }};
   return table;
 }
@@ -78,8 +127,20 @@ HardwareSpec decode_hardware(const sim::Node& hardware) {
   const GpuKind* kind = find_gpu_kind(spec.gpu.model);
   if (!kind) kind = find_gpu_kind("rubin"); // the bad name is already reported
   spec.gpu.peak_tflops = gpu.optional_number("peak_tflops").value_or(kind->bf16_tflops);
+  spec.gpu.fp8_tflops = gpu.optional_number("fp8_tflops").value_or(kind->fp8_tflops);
+  spec.gpu.fp4_tflops = gpu.optional_number("fp4_tflops").value_or(kind->fp4_tflops);
   spec.gpu.power_w = gpu.optional_number("power_w").value_or(kind->power_w);
   spec.gpu.hbm_gb = gpu.optional_number("hbm_gb").value_or(kind->hbm_gb);
+  spec.gpu.hbm_tb_per_s = gpu.optional_number("hbm_tb_per_s").value_or(kind->hbm_tb_per_s);
+  spec.gpu.nic_gbps = gpu.optional_number("nic_gbps").value_or(kind->nic_gbps);
+  spec.gpu.compute_efficiency_frac =
+      gpu.optional_number("compute_efficiency_frac").value_or(kind->compute_efficiency_frac);
+  spec.gpu.hbm_efficiency_frac = gpu.optional_number("hbm_efficiency_frac").value_or(kind->hbm_efficiency_frac);
+  spec.gpu.nvlink_efficiency_frac =
+      gpu.optional_number("nvlink_efficiency_frac").value_or(kind->nvlink_efficiency_frac);
+  spec.gpu.nic_efficiency_frac = gpu.optional_number("nic_efficiency_frac").value_or(kind->nic_efficiency_frac);
+  spec.gpu.nvlink_latency_us = gpu.optional_number("nvlink_latency_us").value_or(kind->nvlink_latency_us);
+  spec.gpu.nic_latency_us = gpu.optional_number("nic_latency_us").value_or(kind->nic_latency_us);
 
   const sim::Node rack = hardware.object("rack", rack_keys());
   RackSpec& r = spec.rack;

@@ -5,7 +5,8 @@
 //          tray one OS node; `spare_gpus` per rack are held back as in-rack spares (64 + 8 is common).
 //   hgx    racks of `nodes_per_rack` servers of `gpus_per_node` GPUs; each server is its own NVLink
 //          domain (H100/A100-era designs).
-// A GPU's SimGrid speed is its peak FLOP/s (`peak_tflops` x 1e12).
+// A GPU's SimGrid speed is its peak FLOP/s (`peak_tflops` x 1e12). Every GPU figure defaults to the
+// catalogue entry of `model` (models/hardware/catalogue.hpp, with sources and estimates).
 #pragma once
 
 #include "sim/json_reader.hpp"
@@ -17,11 +18,28 @@ namespace dcsim::hardware {
 enum class RackKind { NVL72, HGX };
 std::string_view rack_kind_name(RackKind kind);
 
+/// Arithmetic precision of a job's matrix multiplications; selects the GPU's peak.
+enum class Precision { BF16, FP8, FP4 };
+std::string_view precision_name(Precision precision);
+
 struct GpuSpec {
   std::string model;
-  double peak_tflops = 0; ///< dense peak used for MFU and as SimGrid host speed, TFLOP/s
+  double peak_tflops = 0; ///< dense BF16 peak, used as SimGrid host speed and for bf16 jobs, TFLOP/s
+  double fp8_tflops = 0;  ///< dense FP8 peak, TFLOP/s (0: unsupported)
+  double fp4_tflops = 0;  ///< dense FP4 peak, TFLOP/s (0: unsupported)
   double power_w = 0;
   double hbm_gb = 0;
+  double hbm_tb_per_s = 0;            ///< HBM bandwidth, TB/s
+  double nic_gbps = 0;                ///< scale-out bandwidth per GPU (per direction), Gb/s
+  double compute_efficiency_frac = 0; ///< achievable share of the dense peak for GEMMs
+  double hbm_efficiency_frac = 0;     ///< achievable share of HBM bandwidth for element-wise kernels
+  double nvlink_efficiency_frac = 0;  ///< collective bus bandwidth ÷ NVLink bandwidth per direction
+  double nic_efficiency_frac = 0;     ///< collective bus bandwidth ÷ NIC line rate
+  double nvlink_latency_us = 0;       ///< per-step latency of a collective over NVLink, µs
+  double nic_latency_us = 0;          ///< per-step latency of a collective across the scale-out network, µs
+
+  /// Dense peak at a precision, TFLOP/s (0 when the GPU lacks it).
+  double peak_tflops_at(Precision precision) const;
 };
 
 struct RackSpec {
@@ -35,6 +53,10 @@ struct RackSpec {
 
   int gpus_per_rack() const { return kind == RackKind::NVL72 ? gpus : gpus_per_node * nodes_per_rack; }
   int node_gpus() const { return kind == RackKind::NVL72 ? gpus_per_tray : gpus_per_node; }
+  /// GPUs of one NVLink domain (nvl72: the rack; hgx: a server).
+  int domain_gpus() const { return kind == RackKind::NVL72 ? gpus : gpus_per_node; }
+  /// GPUs of one NVLink domain a job may use (the in-rack spares excluded).
+  int domain_usable_gpus() const { return kind == RackKind::NVL72 ? gpus - spare_gpus : gpus_per_node; }
 };
 
 struct HardwareSpec {

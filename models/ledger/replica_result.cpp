@@ -39,7 +39,8 @@ Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
   const double goodput =
       job.wall > 0 ? static_cast<double>(job.time[static_cast<std::size_t>(JobTime::PRODUCTIVE)]) / static_cast<double>(job.wall)
                    : NaN;
-  const double mfu = job.model_flops_per_step / (job.step_time_s * job.gpus * peak_flops_per_gpu);
+  const double peak = job.peak_flops_per_gpu > 0 ? job.peak_flops_per_gpu : peak_flops_per_gpu;
+  const double mfu = job.model_flops_per_step / (job.step_time_s * job.gpus * peak);
   const double tokens_per_s = job.tokens_per_step > 0 ? job.tokens_per_step / job.step_time_s : NaN;
   Metrics m = {
       {"goodput_frac", goodput},
@@ -126,7 +127,8 @@ std::string to_json(const ReplicaResult& r) {
                     {"checkpoint_interval_s", job.checkpoint_interval_s},
                     {"model_flops_per_step", job.model_flops_per_step},
                     {"tokens_per_step", job.tokens_per_step},
-                    {"expected_mtbf_h", encode_double(job.expected_mtbf_h)}});
+                    {"expected_mtbf_h", encode_double(job.expected_mtbf_h)},
+                    {"peak_flops_per_gpu", job.peak_flops_per_gpu}});
   }
   j["jobs"] = jobs;
   Json modes = Json::array();
@@ -169,6 +171,7 @@ ReplicaResult replica_from_json(const std::string& text) {
     job.model_flops_per_step = jj.at("model_flops_per_step").get<double>();
     job.tokens_per_step = jj.at("tokens_per_step").get<double>();
     job.expected_mtbf_h = decode_double(jj.at("expected_mtbf_h"));
+    job.peak_flops_per_gpu = jj.at("peak_flops_per_gpu").get<double>();
     r.jobs.push_back(std::move(job));
   }
   for (const auto& m : j.at("modes"))

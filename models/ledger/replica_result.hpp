@@ -2,7 +2,8 @@
 //
 //   goodput_frac (job)       = productive ÷ wall time
 //   goodput_frac (cluster)   = productive GPU-time of all training jobs ÷ (GPUs × duration)
-//   mfu_frac                 = model FLOPs per step ÷ (healthy step time × GPUs × peak FLOP/s)
+//   mfu_frac                 = model FLOPs per step ÷ (healthy step time × GPUs × peak FLOP/s); the peak is
+//                              the job's precision's for model-derived jobs, hardware.gpu.peak_tflops otherwise
 //   effective_mfu_frac       = retained model FLOPs ÷ (GPUs × peak × wall) = mfu_frac × goodput_frac
 //   tokens_per_s             = tokens per step ÷ healthy step time (while training)
 //   effective_tokens_per_s   = retained tokens ÷ wall time = tokens_per_s × goodput_frac
@@ -38,6 +39,7 @@ struct JobOutcome {
   double model_flops_per_step = 0;
   double tokens_per_step = 0;     ///< 0: unknown
   double expected_mtbf_h = 0;     ///< from the failure rates of the job's initial GPUs; inf without failures
+  double peak_flops_per_gpu = 0;  ///< peak at the job's precision; 0: the replica's peak_flops_per_gpu
 };
 
 struct ModeOutcome {

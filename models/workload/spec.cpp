@@ -1,5 +1,7 @@
 #include "models/workload/spec.hpp"
 
+#include "models/workload/transformer_flops.hpp"
+
 #include <set>
 
 namespace dcsim::workload {
@@ -17,16 +19,18 @@ const KeyTable& job_keys() {
           KeyDef{"kind", ValueType::STRING, "", "training", "what the job does", {}, {"training"}},
           KeyDef{"gpus", ValueType::INTEGER, "", nullptr, "GPUs the job runs on", sim::at_least(1)},
           KeyDef{"step_time_s", ValueType::NUMBER, "s", nullptr, "measured time of one training step on healthy GPUs",
-                 sim::positive(), {}, "required (until model-derived step times exist)"},
+                 sim::positive(), {}, "required without model; derived with it"},
           KeyDef{"model_flops_per_step", ValueType::NUMBER, "FLOP", nullptr,
                  "model FLOPs of one step over all GPUs (6·N·tokens + attention), for MFU", sim::non_negative(), {},
-                 "required (until model-derived step times exist)"},
+                 "required without model; derived with it"},
           KeyDef{"tokens_per_step", ValueType::NUMBER, "", nullptr, "tokens of one global batch, for tokens_per_s",
-                 sim::positive(), {}, "unknown: tokens_per_s is left empty"},
-          KeyDef{"model", ValueType::OBJECT, "", nullptr, "transformer shape for a derived step time",
-                 {}, {}, "not supported yet: give step_time_s and model_flops_per_step"},
-          KeyDef{"parallelism", ValueType::OBJECT, "", nullptr, "tp, pp, dp... for a derived step time",
-                 {}, {}, "not supported yet: give step_time_s and model_flops_per_step"},
+                 sim::positive(), {}, "without model: unknown (no tokens_per_s); derived with it"},
+          KeyDef{"model", ValueType::OBJECT, "", nullptr,
+                 "transformer whose step time, FLOPs and memory are derived (see /jobs/*/model)", {}, {},
+                 "absent: measured step_time_s"},
+          KeyDef{"parallelism", ValueType::OBJECT, "", nullptr,
+                 "how model is split over the GPUs (see /jobs/*/parallelism); only with model", {}, {},
+                 "all GPUs data-parallel"},
           KeyDef{"checkpoint", ValueType::OBJECT, "", Json::object(), "checkpointing (see /jobs/*/checkpoint)"},
       }};
   return table;
@@ -64,17 +68,25 @@ std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
     }
     j.string("kind");
     job.gpus = static_cast<int>(j.integer("gpus"));
-    for (const char* key : {"model", "parallelism"})
-      if (j.has(key)) j.problem(key, "a model-derived step time is not supported yet; give step_time_s and "
-                                      "model_flops_per_step (measured inputs)");
     if (!j.has("model")) {
       if (!j.has("step_time_s")) j.problem_here("missing step_time_s (measured step time of the job)");
       if (!j.has("model_flops_per_step"))
         j.problem_here("missing model_flops_per_step (model FLOPs of one step, for MFU)");
+      if (j.has("parallelism")) j.problem("parallelism", "applies only to jobs with a model (/jobs/*/model)");
+    } else {
+      // One source of truth per number: with a model these are derived, never also given.
+      for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step"})
+        if (j.has(key)) j.problem(key, "is derived from model; remove it (or remove model to use a measured value)");
     }
     if (auto v = j.optional_number("step_time_s")) job.step_time_s = *v;
     if (auto v = j.optional_number("model_flops_per_step")) job.model_flops_per_step = *v;
     if (auto v = j.optional_number("tokens_per_step")) job.tokens_per_step = *v;
+    if (j.has("model")) {
+      job.model = decode_model_job(j, job.gpus);
+      job.step_time_s = 0;
+      job.model_flops_per_step = model_flops_per_step(job.model->model);
+      job.tokens_per_step = job.model->model.tokens_per_step();
+    }
 
     const sim::Node c = j.object("checkpoint", checkpoint_keys());
     const auto interval = c.number_or_word("interval_s");

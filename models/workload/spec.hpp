@@ -1,11 +1,14 @@
 // Jobs: what runs on the cluster.
 //
 // A training job is synchronous: it runs on exactly `gpus` GPUs and any failure of one of them stops it.
-// Its step time and FLOPs are measured inputs (`step_time_s`, `model_flops_per_step`). It checkpoints
+// Its step time and FLOPs are either measured inputs (`step_time_s`, `model_flops_per_step`,
+// `tokens_per_step`) or, when `model` is given, derived from the model and its `parallelism`
+// (models/workload/transformer_spec.hpp, step_model.hpp); giving both is an error. It checkpoints
 // every `interval_s` of compute (rounded to whole steps), or at Daly's interval for the failure rate of
 // its GPUs when `interval_s` is "auto"; a checkpoint write blocks training for `write_s`.
 #pragma once
 
+#include "models/workload/transformer_spec.hpp"
 #include "sim/json_reader.hpp"
 
 #include <optional>
@@ -23,9 +26,10 @@ struct CheckpointSpec {
 struct JobSpec {
   std::string name;
   int gpus = 0;
-  double step_time_s = 0;
-  double model_flops_per_step = 0;
-  double tokens_per_step = 0; ///< 0: unknown
+  double step_time_s = 0;          ///< measured; with `model`, 0 until derived (World, dcsim step)
+  double model_flops_per_step = 0; ///< measured, or derived from `model`
+  double tokens_per_step = 0;      ///< 0: unknown; derived from `model`
+  std::optional<ModelJobSpec> model; ///< set: the step time is derived from the model
   CheckpointSpec checkpoint;
 };
 

@@ -7,6 +7,7 @@
 //   rss_build     peak RSS of the process after building
 //   rss_replica   peak RSS of a replica child (shares the built platform copy-on-write)
 #include "models/world.hpp"
+#include "tools/benchmarks/step_bench.hpp"
 #include "sim/process_pool.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
@@ -142,11 +143,31 @@ int run_case(const Case& c) {
 
 } // namespace
 
+/// Case "step": one evaluation of the step-time model for a 405B-class job at growing sizes (issue 4:
+/// <= 1 s at 16,384 GPUs, <= 10 s at 131,072).
+int run_step_case() {
+  std::cout << "case step: step-time model, one evaluation of a 405B-class dense job (TP8 x PP16 x DP) on Rubin "
+               "NVL72\n";
+  std::cout << fmt::format("  {:>8} {:>6} {:>16} {:>16} {:>16} {:>12} {:>8}\n", "gpus", "dp", "first_eval_us", "eval_us",
+                           "cached_eval_us", "step_time_s", "mfu");
+  bool ok = true;
+  for (const auto& r : tools::bench_step_model()) {
+    std::cout << fmt::format("  {:>8} {:>6} {:>16.2f} {:>16.3f} {:>16.3f} {:>12.4f} {:>8.3f}\n", r.gpus, r.dp,
+                             r.first_evaluation_s * 1e6, r.evaluation_s * 1e6, r.cached_evaluation_s * 1e6,
+                             r.step_time_s, r.mfu_frac);
+    if (r.gpus == 16384 && r.first_evaluation_s > 1.0) ok = false;
+    if (r.gpus == 131072 && r.first_evaluation_s > 10.0) ok = false;
+  }
+  std::cout << fmt::format("  target <= 1 s at 16,384 GPUs and <= 10 s at 131,072: {}\n", ok ? "met" : "MISSED");
+  return ok ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   std::vector<std::string> wanted(argv + 1, argv + argc);
   if (!wanted.empty() && wanted[0] == "--list") {
     for (const auto& c : cases())
       std::cout << c.name << ": " << c.what << " (target " << c.target << ")\n";
+    std::cout << "step: step-time model evaluation at 4k-131k GPUs (target <= 1 s at 16k, <= 10 s at 131k)\n";
     return 0;
   }
   int status = 0;
@@ -168,5 +189,7 @@ int main(int argc, char** argv) {
     waitpid(pid, &st, 0);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) status = 1;
   }
+  if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "step") != wanted.end())
+    if (run_step_case() != 0) status = 1;
   return status;
 }

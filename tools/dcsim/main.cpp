@@ -2,6 +2,7 @@
 #include "tools/dcsim/describe.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
+#include "tools/dcsim/step_report.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -50,6 +51,14 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("scenario", validate_path, "scenario JSON file")->required();
   validate_cmd->add_option("--set", validate_overrides, "override a scenario key: key.path=value (repeatable)");
 
+  std::string step_path;
+  std::vector<std::string> step_overrides;
+  bool step_json = false;
+  auto* step_cmd = app.add_subcommand("step", "each job's step time breakdown, TFLOP/s, MFU and memory per GPU");
+  step_cmd->add_option("scenario", step_path, "scenario JSON file")->required();
+  step_cmd->add_option("--set", step_overrides, "override a scenario key: key.path=value (repeatable)");
+  step_cmd->add_flag("--json", step_json, "one JSON object per job and line");
+
   std::string area;
   auto* describe_cmd = app.add_subcommand("describe", "list every scenario key: type, unit, default, meaning");
   describe_cmd->add_option("area", area, "only this area (scenario, hardware, cluster, failures, operations, jobs, output)");
@@ -67,6 +76,7 @@ int main(int argc, char** argv) {
     return dcsim::tools::run_command(run);
   }
   if (*validate_cmd) return validate_command(validate_path, validate_overrides);
+  if (*step_cmd) return dcsim::tools::step_command(step_path, step_overrides, step_json);
   if (*describe_cmd) {
     std::string out;
     const bool ok = dcsim::tools::describe_keys(area, out);
