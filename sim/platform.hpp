@@ -58,6 +58,11 @@ public:
   simgrid::s4u::Link* link(int index) const;
   void set_host_on(int index, bool on);
   bool host_on(int index) const;
+  /// Link state changes after seal: communications using a link that is off fail.
+  void set_link_on(int index, bool on);
+  bool link_on(int index) const;
+  void set_link_bandwidth(int index, double bandwidth_bytes_per_s);
+  double link_bandwidth(int index) const;
 
   /// Drives `queue` from SimGrid's clock: one kernel timer stays armed at the queue's earliest date.
   void bind(EventQueue& queue);

@@ -35,6 +35,9 @@ const KeyTable& gpu_keys() {
                  "catalogue figure of model"},
           KeyDef{"hbm_gb", ValueType::NUMBER, "GB", nullptr, "HBM capacity", sim::positive(), {},
                  "catalogue figure of model"},
+          KeyDef{"nic_gbps", ValueType::NUMBER, "Gb/s", nullptr,
+                 "scale-out NIC bandwidth per GPU, all ports together (the fabric may use less)", sim::positive(),
+                 {}, "catalogue figure of model"},
       }};
   return table;
 }
@@ -80,6 +83,7 @@ HardwareSpec decode_hardware(const sim::Node& hardware) {
   spec.gpu.peak_tflops = gpu.optional_number("peak_tflops").value_or(kind->bf16_tflops);
   spec.gpu.power_w = gpu.optional_number("power_w").value_or(kind->power_w);
   spec.gpu.hbm_gb = gpu.optional_number("hbm_gb").value_or(kind->hbm_gb);
+  spec.gpu.nic_gbps = gpu.optional_number("nic_gbps").value_or(kind->nic_gbps);
 
   const sim::Node rack = hardware.object("rack", rack_keys());
   RackSpec& r = spec.rack;

@@ -22,6 +22,7 @@ struct GpuSpec {
   double peak_tflops = 0; ///< dense peak used for MFU and as SimGrid host speed, TFLOP/s
   double power_w = 0;
   double hbm_gb = 0;
+  double nic_gbps = 0;    ///< scale-out NIC bandwidth per GPU (all ports), Gb/s
 };
 
 struct RackSpec {
