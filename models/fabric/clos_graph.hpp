@@ -132,7 +132,7 @@ public:
     std::string title;
     DotGraph graph;
   };
-  DotView dot_view(std::size_t max_vertices = 2000, std::size_t max_edges = 20000) const;
+  DotView dot_view(std::size_t max_vertices = 300, std::size_t max_edges = 5000) const;
 
 private:
   ClosPlan plan_;
