@@ -53,22 +53,19 @@ struct Bench {
   }
   sg4::Host* host(int gpu) const { return platform->host(racks->gpu_host(gpu)); }
 
-  /// Sends `bytes` from each src[i] to dst[i] at once; returns each completion date (-1: failed).
+  /// Sends `bytes` from each src[i] to dst[i] at once, one actor per transfer so that each completion
+  /// date is its own; returns the dates (-1: the transfer failed).
   std::vector<double> transfer(const std::vector<int>& src, const std::vector<int>& dst, double bytes) {
     std::vector<double> done(src.size(), -2);
-    sg4::Actor::create("driver", host(0), [&] {
-      std::vector<sg4::CommPtr> comms;
-      for (std::size_t i = 0; i < src.size(); ++i)
-        comms.push_back(sg4::Comm::sendto_async(host(src[i]), host(dst[i]), bytes));
-      for (std::size_t i = 0; i < comms.size(); ++i) {
+    for (std::size_t i = 0; i < src.size(); ++i)
+      sg4::Actor::create("driver" + std::to_string(i), host(src[i]), [this, &done, &src, &dst, bytes, i] {
         try {
-          comms[i]->wait();
+          sg4::Comm::sendto(host(src[i]), host(dst[i]), bytes);
           done[i] = sg4::Engine::get_clock();
         } catch (const simgrid::NetworkFailureException&) {
           done[i] = -1;
         }
-      }
-    });
+      });
     sg4::Engine::get_instance()->run();
     return done;
   }
@@ -137,4 +134,40 @@ TEST_CASE("an oversubscribed leaf shares its uplink bundle", "[fabric][platform]
   const auto t = b.transfer(src, dst, 1e9);
   for (double done : t)
     CHECK(done == Approx(3.8e-6 + 1e9 / (3.2e12 / 48)).epsilon(1e-9));
+}
+
+TEST_CASE("a failed spine puts the leaf bundles in routes and shares what is left", "[fabric][platform]") {
+  // 9 leaves per plane; spines: smallest divisor of u = 32 that is >= ceil(9 * 32 / 64) = 5, i.e. 8, so
+  // each leaf has 4 links to each spine. Spine 0 of plane 0 down: every leaf keeps 8 x 32 - 4 = 252 of
+  // its 256 uplinks, below its 32 GPUs x 8 ports = 256, so the bundles enter routes. The 32 GPUs of
+  // leaf 0 (slots 0-7 of racks 0-3) sending to leaf 1 (slots 8-15) share 252 x 25e9 B/s.
+  Bench b(eight_planes());
+  REQUIRE(b.graph.plan().spines() == 8);
+  REQUIRE_FALSE(b.fabric->leaf_bundle_in_routes(0));
+  REQUIRE(b.fabric->fail(Element{ElementKind::SPINE, 0, 0}));
+  CHECK(b.fabric->leaf_bundle_in_routes(0));
+  CHECK(b.fabric->bw_frac(0) == (7 + 28.0 / 32) / 8);
+  std::vector<int> src, dst;
+  for (int rack = 0; rack < 4; ++rack)
+    for (int slot = 0; slot < 8; ++slot) {
+      src.push_back(rack * 72 + slot);
+      dst.push_back(((rack + 1) % 4) * 72 + 8 + slot);
+    }
+  const auto t = b.transfer(src, dst, 1e9);
+  for (double done : t)
+    CHECK(done == Approx(3.8e-6 + 1e9 / (252 * 25e9 / 32)).epsilon(1e-9));
+}
+
+TEST_CASE("three tiers: a transfer across pods crosses five switches", "[fabric][platform]") {
+  // Radix 16, one plane of 1,600 Gb/s: d = u = 8, so 4 racks form one group with 2 rails per leaf: 36
+  // leaves in pods of 8 (5 pods). GPU 0 (leaf 0, pod 0) -> GPU 143 (rack 1, slot 71: leaf 35, pod 4).
+  // Access 1,600 Gb/s = 200e9 B/s; pod bundles (64 uplinks for 64 GPU ports) cannot saturate.
+  // Latency 6 links x 0.5 us + 5 switches x 600 ns = 6 us. Within pod 0 (leaf 0 -> leaf 1): 3.8 us.
+  Bench b(make_spec(1, 1600, 3, 16));
+  REQUIRE(b.graph.plan().pods() == 5);
+  REQUIRE(b.graph.plan().leaf_of(143) == 35);
+  REQUIRE_FALSE(b.fabric->pod_bundle_in_routes(0));
+  const auto t = b.transfer({0, 1}, {143, 74}, 1e9);
+  CHECK(t[0] == Approx(6e-6 + 1e9 / 200e9).epsilon(1e-9));
+  CHECK(t[1] == Approx(3.8e-6 + 1e9 / 200e9).epsilon(1e-9));
 }
