@@ -327,13 +327,20 @@ int ClosGraph::components(const FabricState& state, std::vector<int>& gpu_compon
 ClosGraph::DotView ClosGraph::dot_view(std::size_t max_vertices, std::size_t max_edges) const {
   DotView view;
   auto& g = view.graph;
+  // add_vertex(g) then set the bundle: add_vertex(property, g) trips GCC 12's -Wuninitialized inside
+  // Boost's named_graph under -fsanitize.
+  const auto add_node = [&g](DotNode node) {
+    const auto v = boost::add_vertex(g);
+    g[v] = std::move(node);
+    return v;
+  };
   const auto shape = [](NodeKind k) { return k == NodeKind::GPU ? std::string("box") : std::string("ellipse"); };
   const auto links_label = [](int links) { return links > 1 ? fmt::format("{}", links) : std::string{}; };
   if (boost::num_vertices(graph_) <= max_vertices) {
     view.title = fmt::format("{} GPUs, {} plane(s), {} tier(s): every GPU and switch", plan_.gpus(),
                              plan_.planes(), plan_.tiers());
     for (auto [v, end] = boost::vertices(graph_); v != end; ++v)
-      boost::add_vertex(DotNode{vertex_name(*v), vertex_name(*v), shape(graph_[*v].kind)}, g);
+      add_node(DotNode{vertex_name(*v), vertex_name(*v), shape(graph_[*v].kind)});
     for (auto [e, end] = boost::edges(graph_); e != end; ++e)
       boost::add_edge(boost::source(*e, graph_), boost::target(*e, graph_), DotEdge{links_label(graph_[*e].links)}, g);
     return view;
@@ -350,11 +357,11 @@ ClosGraph::DotView ClosGraph::dot_view(std::size_t max_vertices, std::size_t max
                              plan_.planes());
     for (int v = 0; v < per_plane_; ++v) {
       const Vertex gv = base + static_cast<Vertex>(v);
-      boost::add_vertex(DotNode{vertex_name(gv), vertex_name(gv), "ellipse"}, g);
+      add_node(DotNode{vertex_name(gv), vertex_name(gv), "ellipse"});
     }
     for (int l = 0; l < L; ++l) {
-      const auto n = boost::add_vertex(
-          DotNode{fmt::format("leaf{:04d}/gpus", l), fmt::format("{} GPUs", plan_.leaf_gpu_count(l)), "box"}, g);
+      const auto n =
+          add_node(DotNode{fmt::format("leaf{:04d}/gpus", l), fmt::format("{} GPUs", plan_.leaf_gpu_count(l)), "box"});
       boost::add_edge(n, static_cast<std::size_t>(l),
                       DotEdge{links_label(plan_.leaf_gpu_count(l) * plan_.ports_per_plane())}, g);
     }
@@ -372,18 +379,17 @@ ClosGraph::DotView ClosGraph::dot_view(std::size_t max_vertices, std::size_t max
   // One node per tier of plane 0.
   view.title = fmt::format("plane 0 of {} summarised by tier ({} switch-to-switch edges are too many to draw)",
                            plan_.planes(), edges - static_cast<std::size_t>(L));
-  const auto gpus = boost::add_vertex(DotNode{"gpus", fmt::format("{} GPUs", plan_.gpus()), "box"}, g);
-  const auto leaves = boost::add_vertex(
-      DotNode{"leaves", fmt::format("{} leaves ({} down / {} up ports)", L, plan_.leaf_down_ports(), plan_.leaf_up_ports()),
-              "ellipse"},
-      g);
+  const auto gpus = add_node(DotNode{"gpus", fmt::format("{} GPUs", plan_.gpus()), "box"});
+  const auto leaves = add_node(DotNode{
+      "leaves", fmt::format("{} leaves ({} down / {} up ports)", L, plan_.leaf_down_ports(), plan_.leaf_up_ports()),
+      "ellipse"});
   boost::add_edge(gpus, leaves, DotEdge{fmt::format("{} links", plan_.gpu_links_per_plane())}, g);
   if (plan_.tiers() >= 2) {
-    const auto spines = boost::add_vertex(DotNode{"spines", fmt::format("{} spines", plan_.spines()), "ellipse"}, g);
+    const auto spines = add_node(DotNode{"spines", fmt::format("{} spines", plan_.spines()), "ellipse"});
     boost::add_edge(leaves, spines, DotEdge{fmt::format("{} links", plan_.leaf_uplinks_per_plane())}, g);
     if (plan_.tiers() == 3) {
-      const auto cores = boost::add_vertex(
-          DotNode{"cores", fmt::format("{} cores ({} pods)", plan_.cores(), plan_.pods()), "ellipse"}, g);
+      const auto cores =
+          add_node(DotNode{"cores", fmt::format("{} cores ({} pods)", plan_.cores(), plan_.pods()), "ellipse"});
       boost::add_edge(spines, cores, DotEdge{fmt::format("{} links", plan_.spine_uplinks_per_plane())}, g);
     }
   }
