@@ -23,6 +23,8 @@ const KeyTable& scenario_keys() {
           KeyDef{"duration_h", ValueType::NUMBER, "h", 336.0, "simulated time of each replica", sim::positive()},
           KeyDef{"hardware", ValueType::OBJECT, "", Json::object(), "GPU and rack hardware"},
           KeyDef{"cluster", ValueType::OBJECT, "", Json::object(), "how many racks (see /cluster: racks is required)"},
+          KeyDef{"fabric", ValueType::OBJECT, "", nullptr, "scale-out fabric between NVLink domains", {}, {},
+                 "none: racks are not joined by a modelled fabric"},
           KeyDef{"failures", ValueType::OBJECT, "", Json::object(), "failure modes"},
           KeyDef{"operations", ValueType::OBJECT, "", Json::object(), "recovery, spares and repairs"},
           KeyDef{"jobs", ValueType::ARRAY, "", Json::array(), "jobs, placed in order on the cluster"},
@@ -44,7 +46,8 @@ const KeyTable& output_keys() {
 
 std::vector<const KeyTable*> scenario_key_tables() {
   return {&scenario_keys(),        &hardware::hardware_keys(), &hardware::gpu_keys(),
-          &hardware::rack_keys(),  &hardware::cluster_keys(),  &failure::failures_keys(),
+          &hardware::rack_keys(),  &hardware::cluster_keys(),  &fabric::fabric_keys(),
+          &failure::failures_keys(),
           &failure::failure_mode_keys(), &ops::operations_keys(), &workload::job_keys(),
           &workload::model_keys(), &workload::parallelism_keys(), &workload::checkpoint_keys(), &output_keys()};
 }
@@ -61,6 +64,11 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   s.hardware = hardware::decode_hardware(root.object("hardware", hardware::hardware_keys()));
   const sim::Node cluster = root.object("cluster", hardware::cluster_keys());
   s.cluster = hardware::decode_cluster(cluster);
+  std::optional<sim::Node> fabric;
+  if (root.has("fabric")) {
+    fabric.emplace(root.object("fabric", fabric::fabric_keys()));
+    s.fabric = fabric::decode_fabric(*fabric, s.hardware.gpu.nic_gbps);
+  }
   s.failures = failure::decode_failures(root.object("failures", failure::failures_keys()), s.hardware.rack.kind);
   const sim::Node operations = root.object("operations", ops::operations_keys());
   s.operations = ops::decode_operations(operations, s.hardware.rack.kind);
@@ -77,6 +85,7 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
     return std::nullopt;
   }
   const hardware::Layout layout(s.hardware, s.cluster);
+  if (s.fabric) fabric::check_design(*s.fabric, layout, s.hardware.gpu.nic_gbps, *fabric);
   const bool nvl72 = s.hardware.rack.kind == hardware::RackKind::NVL72;
   const char* domain_word = nvl72 ? "racks" : "servers";
   const int spare = s.operations.spare_domains(s.hardware.rack.kind);

@@ -5,6 +5,7 @@
 // (a job larger than the GPUs left for it, spares of the wrong kind) are made here.
 #pragma once
 
+#include "models/fabric/spec.hpp"
 #include "models/failure/spec.hpp"
 #include "models/hardware/spec.hpp"
 #include "models/ops/spec.hpp"
@@ -30,6 +31,7 @@ struct Scenario {
   double duration_h = 336;
   hardware::HardwareSpec hardware;
   hardware::ClusterSpec cluster;
+  std::optional<fabric::FabricSpec> fabric; ///< absent: no scale-out fabric is modelled
   failure::FailuresSpec failures;
   ops::OperationsSpec operations;
   std::vector<workload::JobSpec> jobs;

@@ -147,6 +147,24 @@ void Platform::apply_host_states() {
   host_changed_.clear();
 }
 
+void Platform::set_link_on(int index, bool on) {
+  sg4::Link* l = link(index);
+  if (on == l->is_on()) return;
+  if (on)
+    l->turn_on();
+  else
+    l->turn_off();
+}
+
+bool Platform::link_on(int index) const { return link(index)->is_on(); }
+
+void Platform::set_link_bandwidth(int index, double bandwidth_bytes_per_s) {
+  if (!(bandwidth_bytes_per_s > 0)) throw std::logic_error("Platform::set_link_bandwidth: must be > 0 (turn the link off)");
+  link(index)->set_bandwidth(bandwidth_bytes_per_s);
+}
+
+double Platform::link_bandwidth(int index) const { return link(index)->get_bandwidth(); }
+
 void Platform::bind(EventQueue& queue) {
   queue_ = &queue;
   queue.set_head_changed_hook([this] {

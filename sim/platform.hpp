@@ -78,6 +78,11 @@ public:
   bool host_on(int index) const;
   /// Applies pending host state changes to SimGrid now.
   void apply_host_states();
+  /// Link state changes after seal: communications using a link that is off fail.
+  void set_link_on(int index, bool on);
+  bool link_on(int index) const;
+  void set_link_bandwidth(int index, double bandwidth_bytes_per_s);
+  double link_bandwidth(int index) const;
 
   /// Binds the event queue whose events this platform's clock advances through.
   void bind(EventQueue& queue);

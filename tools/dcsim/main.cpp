@@ -3,6 +3,7 @@
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 #include "tools/dcsim/step_report.hpp"
+#include "tools/dcsim/topology.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -19,9 +20,13 @@ int validate_command(const std::string& path, const std::vector<std::string>& ov
   }
   const auto& s = *loaded.scenario;
   const long long gpus = static_cast<long long>(s.cluster.racks) * s.hardware.rack.gpus_per_rack();
-  std::cout << fmt::format("{}: ok: scenario {}, {} racks ({}), {} GPUs, {} failure modes, {} jobs, {} replicas of {} h\n",
+  std::string fabric = "no fabric";
+  if (s.fabric)
+    fabric = fmt::format("{} fabric of {} plane(s) x {} Gb/s, {} tier(s)", dcsim::fabric::fabric_kind_name(s.fabric->kind),
+                         s.fabric->planes, s.fabric->port_gbps, s.fabric->tiers);
+  std::cout << fmt::format("{}: ok: scenario {}, {} racks ({}), {} GPUs, {}, {} failure modes, {} jobs, {} replicas of {} h\n",
                            path, s.name, s.cluster.racks, dcsim::hardware::rack_kind_name(s.hardware.rack.kind), gpus,
-                           s.failures.modes.size(), s.jobs.size(), s.replicas, s.duration_h);
+                           fabric, s.failures.modes.size(), s.jobs.size(), s.replicas, s.duration_h);
   return 0;
 }
 
@@ -58,10 +63,19 @@ int main(int argc, char** argv) {
   step_cmd->add_option("scenario", step_path, "scenario JSON file")->required();
   step_cmd->add_option("--set", step_overrides, "override a scenario key: key.path=value (repeatable)");
   step_cmd->add_flag("--json", step_json, "one JSON object per job and line");
+  dcsim::tools::TopologyOptions topology;
+  auto* topology_cmd = app.add_subcommand("topology", "size the scenario's scale-out fabric (switches, links, "
+                                                      "optics, bisection, diameter, power)");
+  topology_cmd->add_option("scenario", topology.scenario_path, "scenario JSON file")->required();
+  topology_cmd->add_flag("--json", topology.json, "print one JSON object instead of text");
+  topology_cmd->add_option("--dot", topology.dot_path,
+                           "write a Graphviz view to FILE (the whole graph up to 300 vertices, else plane 0 "
+                           "reduced)");
+  topology_cmd->add_option("--set", topology.overrides, "override a scenario key: key.path=value (repeatable)");
 
   std::string area;
   auto* describe_cmd = app.add_subcommand("describe", "list every scenario key: type, unit, default, meaning");
-  describe_cmd->add_option("area", area, "only this area (scenario, hardware, cluster, failures, operations, jobs, output)");
+  describe_cmd->add_option("area", area, "only this area (scenario, hardware, cluster, fabric, failures, operations, jobs, output)");
 
   try {
     app.parse(argc, argv);
@@ -77,6 +91,7 @@ int main(int argc, char** argv) {
   }
   if (*validate_cmd) return validate_command(validate_path, validate_overrides);
   if (*step_cmd) return dcsim::tools::step_command(step_path, step_overrides, step_json);
+  if (*topology_cmd) return dcsim::tools::topology_command(topology);
   if (*describe_cmd) {
     std::string out;
     const bool ok = dcsim::tools::describe_keys(area, out);
