@@ -52,6 +52,11 @@ std::vector<const KeyTable*> scenario_key_tables() {
           &workload::model_keys(), &workload::parallelism_keys(), &workload::checkpoint_keys(), &output_keys()};
 }
 
+double scale_out_gbps(const Scenario& scenario) {
+  if (!scenario.fabric) return 0;
+  return scenario.fabric->gpu_bw_gbps() * scenario.fabric->routing_efficiency_frac;
+}
+
 std::optional<Scenario> decode_scenario(const Json& document, const std::string& default_name,
                                         sim::Problems& problems) {
   const sim::Node root(document, "", scenario_keys(), problems);
@@ -69,7 +74,8 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
     fabric.emplace(root.object("fabric", fabric::fabric_keys()));
     s.fabric = fabric::decode_fabric(*fabric, s.hardware.gpu.nic_gbps);
   }
-  s.failures = failure::decode_failures(root.object("failures", failure::failures_keys()), s.hardware.rack.kind);
+  s.failures = failure::decode_failures(root.object("failures", failure::failures_keys()), s.hardware.rack.kind,
+                                        s.fabric.has_value());
   const sim::Node operations = root.object("operations", ops::operations_keys());
   s.operations = ops::decode_operations(operations, s.hardware.rack.kind);
   s.jobs = workload::decode_jobs(root);
@@ -86,6 +92,12 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   }
   const hardware::Layout layout(s.hardware, s.cluster);
   if (s.fabric) fabric::check_design(*s.fabric, layout, s.hardware.gpu.nic_gbps, *fabric);
+  if (s.fabric && s.fabric->tiers < 3)
+    for (std::size_t m = 0; m < s.failures.modes.size(); ++m)
+      if (s.failures.modes[m].on_fabric && s.failures.modes[m].element == fabric::ElementKind::CORE)
+        problems.add(fmt::format("/failures/modes/{}/scope", m),
+                     fmt::format("core switches exist only in 3-tier fabrics (/fabric/tiers is {})", s.fabric->tiers),
+                     &document.at("failures").at("modes").at(m).at("scope"));
   const bool nvl72 = s.hardware.rack.kind == hardware::RackKind::NVL72;
   const char* domain_word = nvl72 ? "racks" : "servers";
   const int spare = s.operations.spare_domains(s.hardware.rack.kind);

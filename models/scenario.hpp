@@ -46,6 +46,10 @@ const sim::KeyTable& output_keys();
 /// Every key table of the scenario format, in document order (for describe and the reference).
 std::vector<const sim::KeyTable*> scenario_key_tables();
 
+/// Healthy scale-out bandwidth per GPU and direction that collectives can use, Gb/s: the fabric's
+/// ports x port_gbps x routing_efficiency_frac, or 0 without a fabric (then hardware.gpu.nic_gbps).
+double scale_out_gbps(const Scenario& scenario);
+
 /// Decodes and cross-checks a scenario. `default_name` names it when the document has no "name".
 std::optional<Scenario> decode_scenario(const sim::Json& document, const std::string& default_name,
                                         sim::Problems& problems);

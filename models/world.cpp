@@ -6,6 +6,8 @@
 #include "models/ops/mission_control.hpp"
 #include "models/sched/allocator.hpp"
 #include "models/workload/checkpoint_interval.hpp"
+#include "models/workload/comm_model.hpp"
+#include "models/workload/step_model.hpp"
 #include "models/workload/step_model.hpp"
 
 #include <fmt/format.h>
@@ -14,14 +16,31 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 namespace dcsim {
 
 double failure_rate_per_h(const failure::FailuresSpec& failures, const hardware::Layout& layout,
-                          const std::vector<int>& gpus) {
+                          const std::vector<int>& gpus, const fabric::ClosPlan* plan) {
   double rate = 0;
   for (const auto& mode : failures.modes) {
+    if (mode.on_fabric) {
+      if (!plan) continue;
+      const bool single_port = plan->planes() * plan->ports_per_plane() == 1;
+      double cutting = 0; // elements whose failure alone cuts one of the GPUs off
+      if (single_port && (mode.element == fabric::ElementKind::NIC_PORT || mode.element == fabric::ElementKind::LINK))
+        cutting = static_cast<double>(gpus.size());
+      if (plan->planes() == 1 && mode.element == fabric::ElementKind::LEAF) {
+        std::vector<int> leaves;
+        for (int g : gpus)
+          leaves.push_back(plan->leaf_of(g));
+        std::sort(leaves.begin(), leaves.end());
+        cutting = static_cast<double>(std::unique(leaves.begin(), leaves.end()) - leaves.begin());
+      }
+      rate += mode.unit_rate_per_h(layout) * cutting;
+      continue;
+    }
     std::vector<int> units;
     units.reserve(gpus.size());
     for (int g : gpus)
@@ -37,25 +56,39 @@ World::World(const Scenario& scenario)
     : scenario_(scenario), layout_(scenario_.hardware, scenario_.cluster),
       platform_(std::make_unique<sim::Platform>(scenario_.name)) {
   racks_ = std::make_unique<hardware::RackPlatform>(layout_, scenario_.hardware, *platform_);
+  if (scenario_.fabric) {
+    plan_ = std::make_unique<fabric::ClosPlan>(*scenario_.fabric, layout_);
+    if (!plan_->ok()) throw std::logic_error("World: fabric design has problems (the scenario checks should have said so)");
+    graph_ = std::make_unique<fabric::ClosGraph>(*plan_);
+    fabric_ = std::make_unique<fabric::FabricPlatform>(*graph_, *platform_);
+  }
   platform_->set_router([this](int a, int b, std::vector<int>& links, double& latency_s) {
     const int ga = racks_->gpu_of_host(a);
     const int gb = racks_->gpu_of_host(b);
-    if (ga >= 0 && gb >= 0 && racks_->route(ga, gb, links, latency_s)) return;
+    if (ga >= 0 && gb >= 0) {
+      if (racks_->route(ga, gb, links, latency_s)) return;
+      if (fabric_ && fabric_->route(ga, gb, links, latency_s)) return;
+    }
     throw std::runtime_error(fmt::format("no route between hosts {} and {}: the scenario has no scale-out fabric",
                                          platform_->host(a)->get_cname(), platform_->host(b)->get_cname()));
   });
   platform_->seal();
 
+  for (const auto& mode : scenario_.failures.modes)
+    mode_units_.push_back(mode.on_fabric ? static_cast<int>(fabric_->state().unit_count(mode.element))
+                                         : layout_.unit_count(mode.scope));
+
   // Jobs described by a model: the healthy step time, model FLOPs and tokens per step come from the
-  // step-time model, with the alpha-beta network standing for the fabric for now. (Re-deriving the step
-  // when GPUs throttle or links fail comes with the fabric model.)
-  for (auto& job : scenario_.jobs)
+  // step-time model, its scale-out network being the fabric's when there is one.
+  for (auto& job : scenario_.jobs) {
     if (job.model) {
-      const workload::StepBreakdown step = workload::healthy_step(*job.model, scenario_.hardware);
+      const workload::StepBreakdown step = workload::healthy_step(*job.model, scenario_.hardware, scale_out_gbps(scenario_));
       job.step_time_s = step.step_time_s;
       job.model_flops_per_step = step.model_flops_per_step;
       job.tokens_per_step = step.tokens_per_step;
     }
+    healthy_step_s_.push_back(job.step_time_s);
+  }
 
   // Initial placement is deterministic: use it to derive each job's expected failure rate.
   failure::GpuHealth health(layout_.gpus());
@@ -71,7 +104,7 @@ World::World(const Scenario& scenario)
       for (int g = r.first; g < r.end(); ++g)
         if (alloc.owner(g) == static_cast<int>(j)) gpus.push_back(g);
     }
-    const double rate_per_h = failure_rate_per_h(scenario_.failures, layout_, gpus);
+    const double rate_per_h = failure_rate_per_h(scenario_.failures, layout_, gpus, plan_.get());
     job_rate_per_h_.push_back(rate_per_h);
 
     workload::JobTiming t;
@@ -109,10 +142,6 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     alloc.place(static_cast<int>(j), s.jobs[j].gpus);
   ledger::ClusterLedger cluster(layout_.gpus(), [&alloc](int g) { return alloc.category(g); }, 0);
   alloc.set_change_hook([&](int g) { cluster.touch(g, queue.now()); });
-  alloc.set_move_hook([&](int job, const std::string& kind, const std::string& from, const std::string& to) {
-    log.add({queue.now(), kind, to, kind == "gpu_swap" ? "gpu" : "domain", s.jobs[static_cast<std::size_t>(job)].name,
-             "replaces " + from});
-  });
   health.set_transition_hook([&](int g, bool up) {
     alloc.on_health_change(g, up);
     platform_->set_host_on(racks_->gpu_host(g), up);
@@ -128,6 +157,72 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     jobs.push_back(std::make_unique<workload::TrainingJob>(s.jobs[j], timing_[j], modes, queue, log, hooks));
   }
 
+  // Each job's pace: the step with the slowest of its GPUs' remaining scale-out bandwidth, relative to
+  // the healthy step. Model jobs ask their step model (cached by network state); measured jobs stretch
+  // their scale-out communication share.
+  std::vector<workload::AlphaBetaCommModel> comms; // step models keep references: filled once, never grown
+  std::vector<std::unique_ptr<workload::StepModel>> step_models;
+  comms.reserve(s.jobs.size());
+  for (std::size_t j = 0; j < s.jobs.size(); ++j)
+    comms.emplace_back(workload::alpha_beta_params(s.hardware, scale_out_gbps(s)));
+  for (std::size_t j = 0; j < s.jobs.size(); ++j)
+    step_models.push_back(s.jobs[j].model ? std::make_unique<workload::StepModel>(*s.jobs[j].model, s.hardware, comms[j])
+                                          : nullptr);
+  std::vector<double> job_bw(s.jobs.size(), 1.0);
+  std::set<int> degraded_gpus; // GPUs reachable with less than their full scale-out bandwidth
+  std::vector<char> cut_off(fabric_ ? static_cast<std::size_t>(layout_.gpus()) : 0, 0);
+  auto update_paces = [&](bool stall) {
+    if (!fabric_) return;
+    std::vector<double> bw(s.jobs.size(), 1.0);
+    for (int g : degraded_gpus)
+      if (const int owner = alloc.owner(g); owner >= 0)
+        bw[static_cast<std::size_t>(owner)] = std::min(bw[static_cast<std::size_t>(owner)], fabric_->bw_frac(g));
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (bw[j] == job_bw[j]) continue;
+      if (stall && bw[j] < job_bw[j]) jobs[j]->stall(sim::to_ticks(s.fabric->reroute_s));
+      job_bw[j] = bw[j];
+      double slowdown = 1.0;
+      if (step_models[j]) {
+        comms[j].set_scale_out_bw_frac(bw[j]);
+        slowdown = step_models[j]->evaluate().step_time_s / healthy_step_s_[j];
+      } else {
+        slowdown = 1.0 + s.jobs[j].scaleout_comm_frac * (1.0 / bw[j] - 1.0);
+      }
+      jobs[j]->set_slowdown(std::max(1.0, slowdown));
+    }
+  };
+  alloc.set_move_hook([&](int job, const std::string& kind, const std::string& from, const std::string& to) {
+    log.add({queue.now(), kind, to, kind == "gpu_swap" ? "gpu" : "domain", s.jobs[static_cast<std::size_t>(job)].name,
+             "replaces " + from});
+    update_paces(false); // the job may have moved onto or off GPUs with less bandwidth
+  });
+  // A fabric element changed state: GPUs it cut off are down until it is back; the others' bandwidth
+  // sets the paces. Returns the GPUs newly cut off.
+  std::vector<int> newly_cut;
+  auto fabric_changed = [&](const fabric::Element& e, bool failed) {
+    newly_cut.clear();
+    for (int g : fabric_->state().affected(e).gpus) {
+      const bool cut = fabric_->cut_off(g);
+      char& was = cut_off[static_cast<std::size_t>(g)];
+      if (cut && !was) {
+        was = 1;
+        newly_cut.push_back(g);
+        health.fail({g, 1});
+      } else if (!cut && was) {
+        was = 0;
+        health.repair({g, 1});
+      }
+      if (!cut && fabric_->bw_frac(g) < 1.0)
+        degraded_gpus.insert(g);
+      else
+        degraded_gpus.erase(g);
+    }
+    update_paces(failed);
+  };
+  auto element_of = [&](const failure::Failure& f) {
+    return fabric_->state().element(s.failures.modes[static_cast<std::size_t>(f.mode)].element, f.unit);
+  };
+
   std::unique_ptr<failure::FailureInjector> injector;
   ops::MissionControl::Listener mc_listener;
   mc_listener.detected = [&jobs](const failure::Failure& f) {
@@ -136,23 +231,40 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   };
   // Returned capacity goes to waiting jobs in scenario order (earlier jobs first).
   mc_listener.repaired = [&](const failure::Failure& f) {
+    if (s.failures.modes[static_cast<std::size_t>(f.mode)].on_fabric) {
+      const fabric::Element e = element_of(f);
+      if (fabric_->restore(e)) fabric_changed(e, false);
+    }
     injector->renew(f);
     for (auto& job : jobs)
       job->on_capacity_changed();
   };
-  ops::MissionControl mission(s.operations, s.failures, layout_, health, queue, log, seed, rep, mc_listener);
+  ops::MissionControl::Namer namer = [&](const failure::Failure& f) {
+    return s.failures.modes[static_cast<std::size_t>(f.mode)].on_fabric ? fabric_->state().name(element_of(f))
+                                                                         : layout_.unit_name(f.scope, f.unit);
+  };
+  ops::MissionControl mission(s.operations, s.failures, layout_, health, queue, log, seed, rep, mc_listener, namer);
   std::vector<int> struck;
   injector = std::make_unique<failure::FailureInjector>(
-      s.failures.modes, layout_, health, queue, seed, rep, [&](const failure::Failure& f) {
+      s.failures.modes, layout_, health, queue, seed, rep,
+      [&](const failure::Failure& f) {
         struck.clear();
         for (int g = f.gpus.first; g < f.gpus.end(); ++g)
           if (const int owner = alloc.owner(g); owner >= 0) struck.push_back(owner);
+        if (s.failures.modes[static_cast<std::size_t>(f.mode)].on_fabric) {
+          const fabric::Element e = element_of(f);
+          if (fabric_->fail(e)) fabric_changed(e, true);
+          for (int g : newly_cut)
+            if (const int owner = alloc.owner(g); owner >= 0) struck.push_back(owner);
+          newly_cut.clear();
+        }
         std::sort(struck.begin(), struck.end());
         struck.erase(std::unique(struck.begin(), struck.end()), struck.end());
         for (int j : struck)
           jobs[static_cast<std::size_t>(j)]->on_failure(f.id, f.mode);
         mission.on_failure(f);
-      });
+      },
+      mode_units_);
 
   ledger::ReplicaResult result;
   result.replica = replica;
@@ -169,8 +281,12 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     result.samples.push_back({now, "cluster", "healthy_gpus", static_cast<double>(layout_.gpus() - health.down_gpus())});
     result.samples.push_back({now, "cluster", domain_gauge, static_cast<double>(alloc.schedulable_domains())});
     result.samples.push_back({now, "cluster", "repairs_queued", static_cast<double>(mission.queued_repairs())});
-    for (const auto& job : jobs)
+    for (const auto& job : jobs) {
       result.samples.push_back({now, job->spec().name, "training", job->training() ? 1.0 : 0.0});
+      result.samples.push_back({now, job->spec().name, "step_time_s", sim::to_seconds(job->timing().step) * job->slowdown()});
+    }
+    if (fabric_)
+      result.samples.push_back({now, "cluster", "degraded_bw_gpus", static_cast<double>(degraded_gpus.size())});
     if (now + sample_every <= end) queue.after(sample_every, sample);
   };
   if (sample_every > 0) queue.at(0, sample);

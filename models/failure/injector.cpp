@@ -2,19 +2,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace dcsim::failure {
 
 FailureInjector::FailureInjector(const std::vector<FailureModeSpec>& modes, const hardware::Layout& layout,
                                  GpuHealth& health, sim::EventQueue& queue, std::uint64_t seed,
-                                 std::uint64_t replica, Listener listener)
+                                 std::uint64_t replica, Listener listener, const std::vector<int>& units)
     : layout_(&layout), health_(&health), queue_(&queue), listener_(std::move(listener)) {
   processes_.resize(modes.size());
   for (std::size_t i = 0; i < modes.size(); ++i) {
     Process& p = processes_[i];
     p.spec = &modes[i];
     p.index = static_cast<int>(i);
-    p.units = layout.unit_count(modes[i].scope);
+    if (!units.empty())
+      p.units = units.at(i);
+    else if (modes[i].on_hardware())
+      p.units = layout.unit_count(modes[i].scope);
+    else
+      throw std::logic_error("FailureInjector: fabric mode " + modes[i].name + " without its unit count");
     p.unit_rate_per_s = modes[i].unit_rate_per_h(layout) / sim::S_PER_H;
     p.weibull_scale_s = 1.0 / p.unit_rate_per_s / std::tgamma(1.0 + 1.0 / modes[i].weibull_shape);
     p.rng = sim::Rng(seed, replica, "failure/" + modes[i].name);
@@ -47,6 +53,7 @@ sim::Tick FailureInjector::draw_lifetime(Process& p) {
 
 void FailureInjector::schedule_poisson(Process& p) {
   const double total_rate_per_s = p.unit_rate_per_s * p.units;
+  if (!(total_rate_per_s > 0)) return; // an empty population never fails
   const sim::Tick delay = std::max<sim::Tick>(1, sim::to_ticks(p.rng.exponential(total_rate_per_s)));
   p.pending = queue_->after(delay, [this, &p] {
     p.pending = {};
@@ -74,7 +81,7 @@ void FailureInjector::strike(Process& p, int unit) {
   f.mode = p.index;
   f.scope = p.spec->scope;
   f.unit = unit;
-  f.gpus = layout_->unit_range(p.spec->scope, unit);
+  if (p.spec->on_hardware()) f.gpus = layout_->unit_range(p.spec->scope, unit);
   f.time = queue_->now();
   p.down[static_cast<std::size_t>(unit)] = 1;
   health_->fail(f.gpus);

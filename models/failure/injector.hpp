@@ -26,9 +26,9 @@ namespace dcsim::failure {
 struct Failure {
   std::uint64_t id = 0;
   int mode = 0; ///< index into the modes
-  hardware::Scope scope = hardware::Scope::GPU;
-  int unit = 0;
-  hardware::GpuRange gpus;
+  hardware::Scope scope = hardware::Scope::GPU; ///< hardware modes
+  int unit = 0;                                 ///< unit of the mode's scope (a fabric element's unit number)
+  hardware::GpuRange gpus;                      ///< GPUs whose hardware failed (empty for fabric modes)
   sim::Tick time = 0;
 };
 
@@ -36,8 +36,11 @@ class FailureInjector {
 public:
   using Listener = std::function<void(const Failure&)>;
 
+  /// `units[m]`: the population of mode m (hardware units from the layout, fabric elements from the
+  /// fabric); empty: every mode is a hardware mode counted from the layout.
   FailureInjector(const std::vector<FailureModeSpec>& modes, const hardware::Layout& layout, GpuHealth& health,
-                  sim::EventQueue& queue, std::uint64_t seed, std::uint64_t replica, Listener listener);
+                  sim::EventQueue& queue, std::uint64_t seed, std::uint64_t replica, Listener listener,
+                  const std::vector<int>& units = {});
 
   /// Schedules the first failure of every mode.
   void start();

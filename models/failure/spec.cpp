@@ -32,8 +32,9 @@ const KeyTable& failure_mode_keys() {
           KeyDef{"name", ValueType::STRING, "", nullptr,
                  "identifier used in events.csv and causes.csv (letters, digits, _ . -)"},
           KeyDef{"scope", ValueType::STRING, "", nullptr,
-                 "unit struck: gpu, tray (nvl72 compute tray), node (hgx server or nvl72 tray), rack",
-                 {}, {"gpu", "tray", "node", "rack"}},
+                 "unit struck: gpu, tray (nvl72 compute tray), node (hgx server or nvl72 tray), rack; with a "
+                 "fabric also nic_port, link (GPU cable or switch-to-switch link), leaf, spine, core (3 tiers)",
+                 {}, {"gpu", "tray", "node", "rack", "nic_port", "link", "leaf", "spine", "core"}},
           KeyDef{"mtbf_h", ValueType::NUMBER, "h", nullptr, "mean time between failures of one unit",
                  sim::positive(), {}, RATE_NOTE},
           KeyDef{"rate_per_gpu_day", ValueType::NUMBER, "1/(GPU·day)", nullptr,
@@ -63,6 +64,7 @@ const KeyTable& failure_mode_keys() {
 }
 
 double FailureModeSpec::unit_rate_per_h(const hardware::Layout& layout) const {
+  if (on_fabric) return 1.0 / rate_value; // fabric elements take mtbf_h only
   const double unit_gpus = layout.unit_gpus(scope);
   switch (rate_key) {
   case RateKey::MTBF_H: return 1.0 / rate_value;
@@ -83,7 +85,7 @@ double FailureModeSpec::draw_repair_h(sim::Rng& rng) const {
   return repair_h;
 }
 
-FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind) {
+FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind, bool has_fabric) {
   FailuresSpec spec;
   std::set<std::string> names;
   for (const sim::Node& m : failures.objects("modes", failure_mode_keys())) {
@@ -99,12 +101,23 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
       m.problem("name", "must not be empty");
     }
     const std::string scope = m.string("scope");
+    mode.scope_name = scope;
     if (scope == "gpu") mode.scope = hardware::Scope::GPU;
     if (scope == "tray") mode.scope = hardware::Scope::TRAY;
     if (scope == "node") mode.scope = hardware::Scope::NODE;
     if (scope == "rack") mode.scope = hardware::Scope::RACK;
+    const std::pair<const char*, fabric::ElementKind> fabric_scopes[] = {
+        {"nic_port", fabric::ElementKind::NIC_PORT}, {"link", fabric::ElementKind::LINK},
+        {"leaf", fabric::ElementKind::LEAF}, {"spine", fabric::ElementKind::SPINE}, {"core", fabric::ElementKind::CORE}};
+    for (const auto& [word, kind] : fabric_scopes)
+      if (scope == word) {
+        mode.on_fabric = true;
+        mode.element = kind;
+      }
     if (scope == "tray" && rack_kind != hardware::RackKind::NVL72)
       m.problem("scope", "tray exists only in nvl72 racks; use node for an hgx server");
+    if (mode.on_fabric && !has_fabric)
+      m.problem("scope", "is a fabric element: the scenario needs a /fabric block");
 
     int rate_keys = 0;
     const std::pair<const char*, RateKey> rate_table[] = {
@@ -119,6 +132,9 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
       }
     }
     if (rate_keys == 0) m.problem_here(std::string("missing failure rate: ") + RATE_NOTE);
+    if (mode.on_fabric && rate_keys == 1 && !m.has("mtbf_h"))
+      m.problem(m.has("rate_per_gpu_day") ? "rate_per_gpu_day" : "rate_per_node_day",
+                "fabric elements take mtbf_h (mean time between failures of one element)");
 
     mode.weibull_shape = m.number("weibull_shape");
     mode.weibull_new = m.string("weibull_start") == "new";

@@ -1,7 +1,9 @@
 // Failure modes: what fails, how often, how fast it is noticed and how long its repair takes.
 //
-// A mode strikes units of one scope (a GPU, a tray, a node, a rack). Its rate is given by exactly one
-// of three keys, converted to a rate per unit λ (per hour):
+// A mode strikes units of one scope: hardware (a GPU, a tray, a node, a rack) or, when the scenario
+// has a fabric, fabric elements (a NIC port, a link (cable or switch-to-switch), a leaf, a spine, a
+// core switch; every plane's elements form one population). Its rate is given by exactly one of three
+// keys, converted to a rate per unit λ (per hour); fabric elements take mtbf_h only:
 //   mtbf_h              λ = 1 / mtbf_h
 //   rate_per_gpu_day    λ = rate · (GPUs in the unit) / 24
 //   rate_per_node_day   λ = rate · (GPUs in the unit / GPUs per node) / 24
@@ -17,6 +19,7 @@
 // repair_sigma (μ = ln(repair_h) − σ²/2, so the mean is repair_h).
 #pragma once
 
+#include "models/fabric/fabric_state.hpp"
 #include "models/hardware/layout.hpp"
 #include "sim/json_reader.hpp"
 #include "sim/rng.hpp"
@@ -31,7 +34,10 @@ enum class RepairDist { FIXED, EXPONENTIAL, LOGNORMAL };
 
 struct FailureModeSpec {
   std::string name;
-  hardware::Scope scope = hardware::Scope::GPU;
+  std::string scope_name;                  ///< as written: "gpu", "leaf", ...
+  hardware::Scope scope = hardware::Scope::GPU; ///< hardware modes
+  bool on_fabric = false;                  ///< true: strikes fabric elements of kind `element`
+  fabric::ElementKind element = fabric::ElementKind::LEAF;
   RateKey rate_key = RateKey::MTBF_H;
   double rate_value = 0; ///< value of the rate key, in its own unit
   double weibull_shape = 1.0;
@@ -43,6 +49,8 @@ struct FailureModeSpec {
 
   /// Failure rate of one unit of this mode's scope, per hour.
   double unit_rate_per_h(const hardware::Layout& layout) const;
+  /// Whether the mode strikes GPUs' hardware (a unit is then a range of GPUs).
+  bool on_hardware() const { return !on_fabric; }
   /// Draws one repair duration in hours.
   double draw_repair_h(sim::Rng& rng) const;
 };
@@ -54,7 +62,8 @@ struct FailuresSpec {
 const sim::KeyTable& failures_keys();
 const sim::KeyTable& failure_mode_keys();
 
-/// Decodes `/failures`; `rack_kind` decides which scopes exist.
-FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind);
+/// Decodes `/failures`; `rack_kind` decides which hardware scopes exist, `has_fabric` whether fabric
+/// scopes do.
+FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind, bool has_fabric);
 
 } // namespace dcsim::failure

@@ -38,9 +38,12 @@ public:
     std::function<void(const failure::Failure&)> repaired;
   };
 
+  /// Names the component a failure struck, for events (default: the hardware unit's name).
+  using Namer = std::function<std::string(const failure::Failure&)>;
+
   MissionControl(const OperationsSpec& ops, const failure::FailuresSpec& failures, const hardware::Layout& layout,
                  failure::GpuHealth& health, sim::EventQueue& queue, sim::EventLog& log, std::uint64_t seed,
-                 std::uint64_t replica, Listener listener);
+                 std::uint64_t replica, Listener listener, Namer namer = {});
 
   /// A failure just happened (called by the injector's listener).
   void on_failure(const failure::Failure& f);
@@ -62,6 +65,7 @@ private:
   sim::EventQueue* queue_;
   sim::EventLog* log_;
   Listener listener_;
+  Namer namer_;
   std::vector<sim::Rng> repair_rng_; ///< per mode
   std::vector<ModeRepairStats> stats_;
   std::deque<Repair> waiting_;
@@ -71,6 +75,7 @@ private:
   void begin_repair(const Repair& r);
   void complete_repair(const failure::Failure& f);
   std::string component(const failure::Failure& f) const;
+  const std::string& scope(const failure::Failure& f) const;
 };
 
 } // namespace dcsim::ops

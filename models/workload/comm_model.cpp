@@ -83,14 +83,14 @@ std::uint64_t AlphaBetaCommModel::state_signature() const {
   return h;
 }
 
-AlphaBetaCommModel::Params alpha_beta_params(const hardware::HardwareSpec& hardware) {
+AlphaBetaCommModel::Params alpha_beta_params(const hardware::HardwareSpec& hardware, double scale_out_gbps) {
   constexpr double DIRECTIONS = 2.0; // nvlink_gbps sums both directions
   constexpr double S_PER_US = 1e-6;
   const hardware::GpuSpec& g = hardware.gpu;
   return AlphaBetaCommModel::Params{
       sim::gbps_to_bytes_per_s(hardware.rack.nvlink_gbps / DIRECTIONS) * g.nvlink_efficiency_frac,
       g.nvlink_latency_us * S_PER_US,
-      sim::gbps_to_bytes_per_s(g.nic_gbps) * g.nic_efficiency_frac,
+      sim::gbps_to_bytes_per_s(scale_out_gbps > 0 ? scale_out_gbps : g.nic_gbps) * g.nic_efficiency_frac,
       g.nic_latency_us * S_PER_US,
   };
 }

@@ -96,8 +96,8 @@ private:
 };
 
 /// Alpha-beta parameters of a scenario's hardware: NVLink from hardware.rack.nvlink_gbps, the scale-out
-/// network from hardware.gpu.nic_gbps (until the fabric model provides it), achievable fractions and
-/// latencies from hardware.gpu.
-AlphaBetaCommModel::Params alpha_beta_params(const hardware::HardwareSpec& hardware);
+/// network from `scale_out_gbps` (the fabric's ports x port_gbps x routing efficiency when the scenario
+/// has a fabric) or else hardware.gpu.nic_gbps, achievable fractions and latencies from hardware.gpu.
+AlphaBetaCommModel::Params alpha_beta_params(const hardware::HardwareSpec& hardware, double scale_out_gbps = 0);
 
 } // namespace dcsim::workload

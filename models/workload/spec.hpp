@@ -29,6 +29,10 @@ struct JobSpec {
   double step_time_s = 0;          ///< measured; with `model`, 0 until derived (World, dcsim step)
   double model_flops_per_step = 0; ///< measured, or derived from `model`
   double tokens_per_step = 0;      ///< 0: unknown; derived from `model`
+  /// Measured jobs: share of the healthy step spent in exposed scale-out communication; when fabric
+  /// faults leave the job's slowest GPU a fraction f of its bandwidth, the step becomes
+  /// step · (1 + scaleout_comm_frac · (1/f − 1)). Model jobs derive this from the step model instead.
+  double scaleout_comm_frac = 0;
   std::optional<ModelJobSpec> model; ///< set: the step time is derived from the model
   CheckpointSpec checkpoint;
 };

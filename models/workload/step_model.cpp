@@ -146,8 +146,8 @@ StepBreakdown StepModel::compute(double gpu_speed_frac) const {
   return out;
 }
 
-StepBreakdown healthy_step(const ModelJobSpec& job, const hardware::HardwareSpec& hardware) {
-  const AlphaBetaCommModel comm(alpha_beta_params(hardware));
+StepBreakdown healthy_step(const ModelJobSpec& job, const hardware::HardwareSpec& hardware, double scale_out_gbps) {
+  const AlphaBetaCommModel comm(alpha_beta_params(hardware, scale_out_gbps));
   return StepModel(job, hardware, comm).compute();
 }
 

@@ -137,6 +137,6 @@ private:
 
 /// The healthy step of a model-derived job on a scenario's hardware, with the alpha-beta network
 /// (alpha_beta_params) standing for the fabric until the fabric model provides a CommModel.
-StepBreakdown healthy_step(const ModelJobSpec& job, const hardware::HardwareSpec& hardware);
+StepBreakdown healthy_step(const ModelJobSpec& job, const hardware::HardwareSpec& hardware, double scale_out_gbps = 0);
 
 } // namespace dcsim::workload

@@ -114,6 +114,7 @@ void TrainingJob::close_current() {
   switch (state_) {
   case State::CYCLE: close_cycle(now); break;
   case State::FINAL_WRITE: pending_checkpoint_ += dt; break;
+  case State::STALL: pending_degraded_ += dt; break;
   case State::RESTART: add(JobTime::RESTART, dt); break;
   case State::DETECTION: add(JobTime::DETECTION, dt); break;
   case State::WAITING: add(JobTime::WAITING, dt); break;
@@ -161,7 +162,10 @@ void TrainingJob::planned_tick() {
     begin_maintenance();
     return;
   }
-  if (state_ != State::CYCLE) return; // after detection (resume) or after the write in progress
+  if (state_ == State::CYCLE) take_planned_stop(); // otherwise after detection (resume), the write, or the stall
+}
+
+void TrainingJob::take_planned_stop() {
   close_current();
   if (pending_work() == 0) {
     begin_maintenance(); // exactly at a checkpoint
@@ -208,6 +212,7 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
   switch (state_) {
   case State::CYCLE:
   case State::FINAL_WRITE:
+  case State::STALL:
   case State::RESTART: {
     transition(State::DETECTION);
     add(JobTime::REWORK, pending_work());
@@ -239,6 +244,25 @@ void TrainingJob::set_slowdown(double slowdown) {
   if (slowdown == slowdown_) return;
   if (state_ == State::CYCLE) close_current(); // progress so far at the old pace
   slowdown_ = slowdown;
+}
+
+void TrainingJob::stall(sim::Tick duration) {
+  if (duration <= 0) return;
+  const sim::Tick until = queue_->now() + duration;
+  if (state_ == State::STALL) {
+    if (until <= stall_until_) return;
+    queue_->cancel(timer_);
+  } else if (state_ == State::CYCLE) {
+    transition(State::STALL);
+  } else {
+    return; // not running: nothing to stall
+  }
+  stall_until_ = until;
+  timer_ = queue_->at(until, [this] {
+    transition(State::CYCLE);
+    origin_ = queue_->now();
+    if (planned_due_) take_planned_stop();
+  });
 }
 
 void TrainingJob::finish() {

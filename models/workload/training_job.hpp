@@ -78,12 +78,16 @@ public:
   void on_capacity_changed();
   /// Changes the step slowdown factor (>= 1) from now on.
   void set_slowdown(double slowdown);
+  /// Training makes no progress for `duration` (traffic rerouting around a fabric fault); the time is
+  /// degraded (lost with the rest if a failure comes before the next checkpoint). Only while running.
+  void stall(sim::Tick duration);
+  double slowdown() const { return slowdown_; }
   /// Closes the accounts at the end of the run.
   void finish();
 
   const JobSpec& spec() const { return *spec_; }
   const JobTiming& timing() const { return timing_; }
-  bool training() const { return state_ == State::CYCLE || state_ == State::FINAL_WRITE; }
+  bool training() const { return state_ == State::CYCLE || state_ == State::FINAL_WRITE || state_ == State::STALL; }
   /// Ticks in each ledger state (valid after finish()).
   const std::array<sim::Tick, JOB_TIME_STATES>& time() const { return time_; }
   sim::Tick wall() const { return end_ - start_; }
@@ -95,8 +99,9 @@ public:
   const std::vector<std::uint64_t>& interruptions_by_mode() const { return interruptions_by_mode_; }
 
 private:
-  /// CYCLE: running and checkpointing periodically; FINAL_WRITE: a last write before a planned stop.
-  enum class State { IDLE, RESTART, CYCLE, FINAL_WRITE, DETECTION, WAITING, MAINTENANCE, DONE };
+  /// CYCLE: running and checkpointing periodically; FINAL_WRITE: a last write before a planned stop;
+  /// STALL: running but stalled (no progress) until traffic flows again.
+  enum class State { IDLE, RESTART, CYCLE, FINAL_WRITE, STALL, DETECTION, WAITING, MAINTENANCE, DONE };
 
   const JobSpec* spec_;
   JobTiming timing_;
@@ -110,6 +115,7 @@ private:
   sim::Tick end_ = 0;
   sim::EventQueue::EventId timer_;
   double slowdown_ = 1.0;
+  sim::Tick stall_until_ = 0;
 
   // The current cycle (valid in CYCLE): its origin and the job's progress state at that origin.
   sim::Tick origin_ = 0;
@@ -137,6 +143,7 @@ private:
   void start_restart();
   void resume();
   void planned_tick();
+  void take_planned_stop();
   sim::Tick wall_of(sim::Tick progress) const;
   sim::Tick pending_work() const { return pending_productive_ + pending_degraded_ + pending_checkpoint_; }
   void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += dt; }

@@ -92,7 +92,8 @@ TEST_CASE("bad input: failure modes", "[unit][bad_input]") {
         "t.json: /failures/modes/0/rate_per_gpu_day: give exactly one of mtbf_h, rate_per_gpu_day, "
         "rate_per_node_day; this mode has more than one (got 0.001)\n");
   CHECK(errors_with({"failures.modes.0.scope=\"cpu\""}) ==
-        "t.json: /failures/modes/0/scope: must be one of \"gpu\", \"tray\", \"node\" or \"rack\" (got \"cpu\")\n");
+        "t.json: /failures/modes/0/scope: must be one of \"gpu\", \"tray\", \"node\", \"rack\", \"nic_port\", "
+        "\"link\", \"leaf\", \"spine\" or \"core\" (got \"cpu\")\n");
   CHECK(errors_with({"hardware.rack={\"kind\": \"hgx\"}", "operations={}", "failures.modes.0.scope=\"tray\""}) ==
         "t.json: /failures/modes/0/scope: tray exists only in nvl72 racks; use node for an hgx server (got \"tray\")\n");
   CHECK(errors_with({"failures.modes.0.repair_dist=\"lognormal\""}) ==
@@ -110,8 +111,25 @@ TEST_CASE("bad input: failure modes", "[unit][bad_input]") {
                                         {"name": "x", "scope": "rack", "mtbf_h": 1}])"}) ==
         "t.json: /failures/modes/0/name: must use only letters, digits, '_', '.' and '-' (got \"a b\")\n"
         "t.json: /failures/modes/2/name: duplicate failure mode name (got \"x\")\n");
+  CHECK(errors_with({"failures.modes.0.scope=\"leaf\""}) ==
+        "t.json: /failures/modes/0/scope: is a fabric element: the scenario needs a /fabric block (got \"leaf\")\n");
   CHECK(errors_with({"failures.modes.0.mtbf=5"}) ==
         "t.json: /failures/modes/0/mtbf: unknown key; did you mean \"mtbf_h\"? (got 5)\n");
+}
+
+TEST_CASE("bad input: fabric failure modes", "[unit][bad_input]") {
+  const std::string fabric = R"(fabric={"planes": 8, "port_gbps": 200, "tiers": 2, "switch_radix": 64})";
+  CHECK(errors_with({fabric, "failures.modes.0.scope=\"leaf\"", "failures.modes.0.mtbf_h=null",
+                     "failures.modes.0.rate_per_gpu_day=0.001"}) ==
+        "t.json: /failures/modes/0/mtbf_h: must be a number (got null)\n"
+        "t.json: /failures/modes/0/rate_per_gpu_day: give exactly one of mtbf_h, rate_per_gpu_day, "
+        "rate_per_node_day; this mode has more than one (got 0.001)\n");
+  CHECK(errors_with({fabric, R"(failures.modes.0={"name": "leaf", "scope": "leaf", "rate_per_gpu_day": 0.001})"}) ==
+        "t.json: /failures/modes/0/rate_per_gpu_day: fabric elements take mtbf_h (mean time between failures of "
+        "one element) (got 0.001)\n");
+  CHECK(errors_with({fabric, "failures.modes.0.scope=\"core\""}) ==
+        "t.json: /failures/modes/0/scope: core switches exist only in 3-tier fabrics (/fabric/tiers is 2) "
+        "(got \"core\")\n");
 }
 
 TEST_CASE("bad input: operations", "[unit][bad_input]") {
@@ -145,6 +163,8 @@ TEST_CASE("bad input: jobs", "[unit][bad_input]") {
   CHECK(errors_with({"jobs.0.step_time_s=0"}) == "t.json: /jobs/0/step_time_s: must be > 0 (got 0)\n");
   CHECK(errors_with({"jobs.0.checkpoint.interval_s=\"sometimes\""}) ==
         "t.json: /jobs/0/checkpoint/interval_s: must be a number > 0 or \"auto\" (got \"sometimes\")\n");
+  CHECK(errors_with({"jobs.0.scaleout_comm_frac=1.5"}) ==
+        "t.json: /jobs/0/scaleout_comm_frac: must be in [0, 1] (got 1.5)\n");
   CHECK(errors_with({"jobs.0.checkpoint.write_s=-1"}) == "t.json: /jobs/0/checkpoint/write_s: must be >= 0 (got -1)\n");
   CHECK(errors_with({"jobs.0.checkpoint.write_s=0"}) ==
         "t.json: /jobs/0/checkpoint/write_s: must be > 0 with interval_s \"auto\": Daly's interval needs a write "
@@ -156,7 +176,8 @@ TEST_CASE("bad input: every problem is reported at once, in document order", "[u
                      "jobs.0.gpus=\"many\""}) ==
         "t.json: /duration_h: must be > 0 (got 0)\n"
         "t.json: /hardware/rack/spare_gpus: must be >= 0 (got -1)\n"
-        "t.json: /failures/modes/0/scope: must be one of \"gpu\", \"tray\", \"node\" or \"rack\" (got \"cpu\")\n"
+        "t.json: /failures/modes/0/scope: must be one of \"gpu\", \"tray\", \"node\", \"rack\", \"nic_port\", "
+        "\"link\", \"leaf\", \"spine\" or \"core\" (got \"cpu\")\n"
         "t.json: /jobs/0/gpus: must be an integer (got \"many\")\n");
 }
 

@@ -20,7 +20,7 @@ std::string model_job_text(const workload::JobSpec& job, const Scenario& s) {
   const auto& mj = *job.model;
   const auto& m = mj.model;
   const auto& p = mj.parallelism;
-  const workload::StepBreakdown b = workload::healthy_step(mj, s.hardware);
+  const workload::StepBreakdown b = workload::healthy_step(mj, s.hardware, scale_out_gbps(s));
   std::string out = fmt::format(
       "job {}: {} GPUs = tp {} × pp {} × dp {} × cp {} (ep {}, virtual stages {}, zero {}), {} on {}, recompute {}\n",
       job.name, job.gpus, p.tp, p.pp, p.dp, p.cp, p.ep, p.virtual_stages, p.zero,
@@ -78,7 +78,7 @@ std::string step_report_json(const Scenario& scenario) {
     j["job"] = job.name;
     j["gpus"] = job.gpus;
     if (job.model) {
-      const workload::StepBreakdown b = workload::healthy_step(*job.model, scenario.hardware);
+      const workload::StepBreakdown b = workload::healthy_step(*job.model, scenario.hardware, scale_out_gbps(scenario));
       j["source"] = "model";
       j["step_time_s"] = b.step_time_s;
       j["compute_s"] = b.compute_s;

@@ -33,6 +33,7 @@ struct Fixture {
 failure::FailureModeSpec fixed(double detect_s, double repair_h) {
   failure::FailureModeSpec m;
   m.name = "m";
+  m.scope_name = "gpu";
   m.detect_s = detect_s;
   m.repair_h = repair_h;
   return m;
