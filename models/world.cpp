@@ -141,7 +141,11 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   for (std::size_t j = 0; j < s.jobs.size(); ++j)
     alloc.place(static_cast<int>(j), s.jobs[j].gpus);
   ledger::ClusterLedger cluster(layout_.gpus(), [&alloc](int g) { return alloc.category(g); }, 0);
-  alloc.set_change_hook([&](int g) { cluster.touch(g, queue.now()); });
+  std::function<void(int)> on_owner_change; // set once the fabric bookkeeping exists
+  alloc.set_change_hook([&](int g) {
+    cluster.touch(g, queue.now());
+    if (on_owner_change) on_owner_change(g);
+  });
   health.set_transition_hook([&](int g, bool up) {
     alloc.on_health_change(g, up);
     platform_->set_host_on(racks_->gpu_host(g), up);
@@ -168,25 +172,52 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   for (std::size_t j = 0; j < s.jobs.size(); ++j)
     step_models.push_back(s.jobs[j].model ? std::make_unique<workload::StepModel>(*s.jobs[j].model, s.hardware, comms[j])
                                           : nullptr);
-  std::vector<double> job_bw(s.jobs.size(), 1.0);
-  std::set<int> degraded_gpus; // GPUs reachable with less than their full scale-out bandwidth
+  // Fabric bandwidth, tracked per leaf (a GPU whose NIC ports are all up has its leaf's share) plus the
+  // few GPUs with a port down: a spine fault touches every GPU, but only every leaf.
+  const fabric::FabricState* fstate = fabric_ ? &fabric_->state() : nullptr;
+  const int leaves = fabric_ ? plan_->leaves() : 0;
+  std::vector<double> leaf_bw(static_cast<std::size_t>(leaves), 1.0);
+  std::set<int> port_degraded;                       // GPUs with a NIC port (or its cable) down
   std::vector<char> cut_off(fabric_ ? static_cast<std::size_t>(layout_.gpus()) : 0, 0);
+  std::vector<std::vector<int>> job_leaf_gpus(s.jobs.size(), std::vector<int>(static_cast<std::size_t>(leaves), 0));
+  std::vector<int> owner_seen(fabric_ ? static_cast<std::size_t>(layout_.gpus()) : 0, -1);
+  if (fabric_)
+    for (int g = 0; g < layout_.gpus(); ++g)
+      if (const int owner = alloc.owner(g); owner >= 0) {
+        owner_seen[static_cast<std::size_t>(g)] = owner;
+        ++job_leaf_gpus[static_cast<std::size_t>(owner)][static_cast<std::size_t>(plan_->leaf_of(g))];
+      }
+  auto track_owner = [&](int g) { // keeps each job's GPU count per leaf current
+    if (!fabric_) return;
+    const int now_owner = alloc.owner(g);
+    int& seen = owner_seen[static_cast<std::size_t>(g)];
+    if (now_owner == seen) return;
+    const auto leaf = static_cast<std::size_t>(plan_->leaf_of(g));
+    if (seen >= 0) --job_leaf_gpus[static_cast<std::size_t>(seen)][leaf];
+    if (now_owner >= 0) ++job_leaf_gpus[static_cast<std::size_t>(now_owner)][leaf];
+    seen = now_owner;
+  };
+  on_owner_change = track_owner;
+  std::vector<double> job_bw(s.jobs.size(), 1.0);
   auto update_paces = [&](bool stall) {
     if (!fabric_) return;
-    std::vector<double> bw(s.jobs.size(), 1.0);
-    for (int g : degraded_gpus)
-      if (const int owner = alloc.owner(g); owner >= 0)
-        bw[static_cast<std::size_t>(owner)] = std::min(bw[static_cast<std::size_t>(owner)], fabric_->bw_frac(g));
     for (std::size_t j = 0; j < jobs.size(); ++j) {
-      if (bw[j] == job_bw[j]) continue;
-      if (stall && bw[j] < job_bw[j]) jobs[j]->stall(sim::to_ticks(s.fabric->reroute_s));
-      job_bw[j] = bw[j];
+      double bw = 1.0;
+      for (int l = 0; l < leaves; ++l)
+        if (job_leaf_gpus[j][static_cast<std::size_t>(l)] > 0) bw = std::min(bw, leaf_bw[static_cast<std::size_t>(l)]);
+      for (int g : port_degraded)
+        if (alloc.owner(g) == static_cast<int>(j) && !cut_off[static_cast<std::size_t>(g)])
+          bw = std::min(bw, fstate->bw_frac(g));
+      if (bw <= 0) continue; // its GPUs there are cut off: the job is interrupted, not slowed
+      if (bw == job_bw[j]) continue;
+      if (stall && bw < job_bw[j]) jobs[j]->stall(sim::to_ticks(s.fabric->reroute_s));
+      job_bw[j] = bw;
       double slowdown = 1.0;
       if (step_models[j]) {
-        comms[j].set_scale_out_bw_frac(bw[j]);
+        comms[j].set_scale_out_bw_frac(bw);
         slowdown = step_models[j]->evaluate().step_time_s / healthy_step_s_[j];
       } else {
-        slowdown = 1.0 + s.jobs[j].scaleout_comm_frac * (1.0 / bw[j] - 1.0);
+        slowdown = 1.0 + s.jobs[j].scaleout_comm_frac * (1.0 / bw - 1.0);
       }
       jobs[j]->set_slowdown(std::max(1.0, slowdown));
     }
@@ -196,26 +227,42 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
              "replaces " + from});
     update_paces(false); // the job may have moved onto or off GPUs with less bandwidth
   });
-  // A fabric element changed state: GPUs it cut off are down until it is back; the others' bandwidth
-  // sets the paces. Returns the GPUs newly cut off.
+  // A fabric element changed state: GPUs it cut off are down until it is back (newly_cut lists those
+  // cut off by a failure); the bandwidth left sets the jobs' paces.
   std::vector<int> newly_cut;
+  std::vector<int> leaf_gpus;
+  auto set_cut = [&](int g) {
+    const bool cut = fstate->cut_off(g);
+    char& was = cut_off[static_cast<std::size_t>(g)];
+    if (cut && !was) {
+      was = 1;
+      newly_cut.push_back(g);
+      health.fail({g, 1});
+    } else if (!cut && was) {
+      was = 0;
+      health.repair({g, 1});
+    }
+  };
   auto fabric_changed = [&](const fabric::Element& e, bool failed) {
     newly_cut.clear();
-    for (int g : fabric_->state().affected(e).gpus) {
-      const bool cut = fabric_->cut_off(g);
-      char& was = cut_off[static_cast<std::size_t>(g)];
-      if (cut && !was) {
-        was = 1;
-        newly_cut.push_back(g);
-        health.fail({g, 1});
-      } else if (!cut && was) {
-        was = 0;
-        health.repair({g, 1});
+    const fabric::Affected affected = fstate->affected(e, /*with_gpus=*/false);
+    for (int l : affected.leaves) {
+      const double before = leaf_bw[static_cast<std::size_t>(l)];
+      const double after = fstate->leaf_bw_frac(l);
+      leaf_bw[static_cast<std::size_t>(l)] = after;
+      if ((before > 0) != (after > 0)) { // the whole leaf lost or regained every path
+        leaf_gpus.clear();
+        plan_->leaf_gpus(l, leaf_gpus);
+        for (int g : leaf_gpus)
+          set_cut(g);
       }
-      if (!cut && fabric_->bw_frac(g) < 1.0)
-        degraded_gpus.insert(g);
+    }
+    for (int g : affected.gpus) { // a NIC port or its cable
+      if (fstate->ports_complete(g))
+        port_degraded.erase(g);
       else
-        degraded_gpus.erase(g);
+        port_degraded.insert(g);
+      set_cut(g);
     }
     update_paces(failed);
   };
@@ -285,8 +332,15 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
       result.samples.push_back({now, job->spec().name, "training", job->training() ? 1.0 : 0.0});
       result.samples.push_back({now, job->spec().name, "step_time_s", sim::to_seconds(job->timing().step) * job->slowdown()});
     }
-    if (fabric_)
-      result.samples.push_back({now, "cluster", "degraded_bw_gpus", static_cast<double>(degraded_gpus.size())});
+    if (fabric_) { // GPUs reachable with less than their full scale-out bandwidth
+      int degraded = 0;
+      for (int l = 0; l < leaves; ++l)
+        if (leaf_bw[static_cast<std::size_t>(l)] > 0 && leaf_bw[static_cast<std::size_t>(l)] < 1)
+          degraded += plan_->leaf_gpu_count(l);
+      for (int g : port_degraded)
+        if (!cut_off[static_cast<std::size_t>(g)] && leaf_bw[static_cast<std::size_t>(plan_->leaf_of(g))] == 1) ++degraded;
+      result.samples.push_back({now, "cluster", "degraded_bw_gpus", static_cast<double>(degraded)});
+    }
     if (now + sample_every <= end) queue.after(sample_every, sample);
   };
   if (sample_every > 0) queue.at(0, sample);

@@ -278,20 +278,25 @@ void FabricState::refresh(const Element& e) {
   }
 }
 
-Affected FabricState::affected(const Element& e) const {
+Affected FabricState::affected(const Element& e, bool with_gpus) const {
   check(e);
   Affected a;
   const bool three = plan_->tiers() == 3;
   const auto all_gpus = [&] {
+    if (!with_gpus) return;
     a.gpus.resize(at(N_));
     std::iota(a.gpus.begin(), a.gpus.end(), 0);
   };
+  const auto all_leaves = [&] {
+    a.leaves.resize(at(L_));
+    std::iota(a.leaves.begin(), a.leaves.end(), 0);
+  };
   const auto pod_of_gpu_leaf = [&](int leaf) { return plan_->pod_of_leaf(leaf); };
-  const auto add_pod_leaves = [&](int pod, bool with_gpus) {
+  const auto add_pod_leaves = [&](int pod, bool gpus_too) {
     const int first = plan_->pod_first_leaf(pod);
     for (int l = first; l < first + plan_->pod_leaves(pod); ++l) {
       a.leaves.push_back(l);
-      if (with_gpus) plan_->leaf_gpus(l, a.gpus);
+      if (gpus_too) plan_->leaf_gpus(l, a.gpus);
     }
   };
   switch (e.kind) {
@@ -305,34 +310,32 @@ Affected FabricState::affected(const Element& e) const {
     } else if (e.index - N_ * p_ < plan_->leaf_uplinks_per_plane()) {
       const int leaf = (e.index - N_ * p_) / u_;
       a.leaves.push_back(leaf);
-      plan_->leaf_gpus(leaf, a.gpus);
+      if (with_gpus) plan_->leaf_gpus(leaf, a.gpus);
     } else {
       const int i = e.index - N_ * p_ - plan_->leaf_uplinks_per_plane();
       const int pod = i / (u_ * plan_->leaves_per_pod());
       a.pods.push_back(pod);
-      const int first = plan_->pod_first_leaf(pod);
-      for (int l = first; l < first + plan_->pod_leaves(pod); ++l)
-        plan_->leaf_gpus(l, a.gpus);
+      add_pod_leaves(pod, with_gpus);
     }
     break;
   case ElementKind::LEAF:
     a.leaves.push_back(e.index);
     a.pods.push_back(pod_of_gpu_leaf(e.index));
-    plan_->leaf_gpus(e.index, a.gpus);
+    if (with_gpus) plan_->leaf_gpus(e.index, a.gpus);
     break;
   case ElementKind::SPINE:
     if (three) {
       const int pod = plan_->pod_of_spine(e.index);
       a.pods.push_back(pod);
-      add_pod_leaves(pod, true);
+      add_pod_leaves(pod, with_gpus);
     } else {
       all_gpus();
-      a.leaves.resize(at(L_));
-      std::iota(a.leaves.begin(), a.leaves.end(), 0);
+      all_leaves();
     }
     break;
   case ElementKind::CORE:
     all_gpus();
+    all_leaves();
     a.pods.resize(at(plan_->pods()));
     std::iota(a.pods.begin(), a.pods.end(), 0);
     break;
@@ -353,6 +356,19 @@ double FabricState::path_frac(int plane, int leaf) const {
     frac = std::min(frac, pod_frac);
   }
   return frac;
+}
+
+double FabricState::leaf_bw_frac(int leaf) const {
+  double sum = 0.0;
+  for (int q = 0; q < P_; ++q)
+    sum += path_frac(q, leaf);
+  return sum / P_;
+}
+
+bool FabricState::ports_complete(int gpu) const {
+  for (int q = 0; q < P_; ++q)
+    if (port_up_count(gpu, q) != p_) return false;
+  return true;
 }
 
 double FabricState::bw_frac(int gpu) const {

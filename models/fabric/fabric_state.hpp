@@ -73,7 +73,13 @@ public:
   bool restore(const Element& e);
   bool is_down(const Element& e) const;
   /// Everything whose bandwidth or capacity may change when `e` changes state.
-  Affected affected(const Element& e) const;
+  /// With `with_gpus` false, `gpus` lists only the GPU of a NIC port or GPU cable (switch-level elements
+  /// can touch every GPU: use `leaves` and leaf_bw_frac then).
+  Affected affected(const Element& e, bool with_gpus = true) const;
+  /// Remaining share of a GPU on `leaf` whose NIC ports are all up: (1/P) Σ_q path_frac(q, leaf).
+  double leaf_bw_frac(int leaf) const;
+  /// Whether every NIC port of the GPU is up (its bandwidth is then its leaf's).
+  bool ports_complete(int gpu) const;
 
   double bw_frac(int gpu) const;
   bool cut_off(int gpu) const { return bw_frac(gpu) <= 0.0; }
