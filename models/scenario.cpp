@@ -48,7 +48,7 @@ std::vector<const KeyTable*> scenario_key_tables() {
   return {&scenario_keys(),        &hardware::hardware_keys(), &hardware::gpu_keys(),
           &hardware::rack_keys(),  &hardware::cluster_keys(),  &fabric::fabric_keys(),
           &failure::failures_keys(),
-          &failure::failure_mode_keys(), &ops::operations_keys(), &workload::job_keys(),
+          &failure::failure_mode_keys(), &ops::operations_keys(), &ops::repair_stage_keys(), &workload::job_keys(),
           &workload::model_keys(), &workload::parallelism_keys(), &workload::checkpoint_keys(), &output_keys()};
 }
 
@@ -92,6 +92,16 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   }
   const hardware::Layout layout(s.hardware, s.cluster);
   if (s.fabric) fabric::check_design(*s.fabric, layout, s.hardware.gpu.nic_gbps, *fabric);
+  for (std::size_t m = 0; m < s.failures.modes.size(); ++m) {
+    const auto& mode = s.failures.modes[m];
+    const auto& node = document.at("failures").at("modes").at(m);
+    if (mode.repair_pipeline && s.operations.repair_pipeline.empty())
+      problems.add(fmt::format("/failures/modes/{}/repair_pipeline", m),
+                   "needs the stages of /operations/repair_pipeline (it is empty)", &node.at("repair_pipeline"));
+    if (mode.predicted_frac > 0 && mode.weibull_shape != 1.0)
+      problems.add(fmt::format("/failures/modes/{}/predicted_frac", m),
+                   "predicted failures need an exponential mode (weibull_shape 1)", &node.at("predicted_frac"));
+  }
   if (s.fabric && s.fabric->tiers < 3)
     for (std::size_t m = 0; m < s.failures.modes.size(); ++m)
       if (s.failures.modes[m].on_fabric && s.failures.modes[m].element == fabric::ElementKind::CORE)
@@ -100,11 +110,12 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
                      &document.at("failures").at("modes").at(m).at("scope"));
   const bool nvl72 = s.hardware.rack.kind == hardware::RackKind::NVL72;
   const char* domain_word = nvl72 ? "racks" : "servers";
-  const int spare = s.operations.spare_domains(s.hardware.rack.kind);
+  const int spare = s.operations.spare_domains(s.hardware.rack.kind) + s.operations.cold_domains(s.hardware.rack.kind);
   const char* spare_key = nvl72 ? "spare_racks" : "spare_nodes";
   if (spare >= layout.domains()) {
-    operations.problem(spare_key, fmt::format("must leave {} for jobs: must be < {} (the cluster's {})", domain_word,
-                                              layout.domains(), domain_word));
+    operations.problem(spare_key, fmt::format("must leave {} for jobs: warm and cold spares together must be < {} "
+                                              "(the cluster's {})",
+                                              domain_word, layout.domains(), domain_word));
     return std::nullopt;
   }
   const int usable = layout.domain_usable_gpus();

@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
@@ -92,7 +94,8 @@ World::World(const Scenario& scenario)
 
   // Initial placement is deterministic: use it to derive each job's expected failure rate.
   failure::GpuHealth health(layout_.gpus());
-  sched::Allocator alloc(layout_, health, scenario_.operations.spare_domains(layout_.kind()));
+  sched::Allocator alloc(layout_, health, scenario_.operations.spare_domains(layout_.kind()),
+                         scenario_.operations.cold_domains(layout_.kind()));
   const double duration_s = scenario_.duration_h * sim::S_PER_H;
   for (std::size_t j = 0; j < scenario_.jobs.size(); ++j) {
     const auto& spec = scenario_.jobs[j];
@@ -132,12 +135,16 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   const auto seed = s.seed;
   const auto rep = static_cast<std::uint64_t>(replica);
   const sim::Tick end = sim::hours_to_ticks(s.duration_h);
+  const auto mode_of = [&s](const failure::Failure& f) -> const failure::FailureModeSpec& {
+    return s.failures.modes[static_cast<std::size_t>(f.mode)];
+  };
 
   sim::EventQueue queue;
   platform_->bind(queue);
   sim::EventLog log(s.output.events);
   failure::GpuHealth health(layout_.gpus());
-  sched::Allocator alloc(layout_, health, s.operations.spare_domains(layout_.kind()));
+  sched::Allocator alloc(layout_, health, s.operations.spare_domains(layout_.kind()),
+                         s.operations.cold_domains(layout_.kind()));
   for (std::size_t j = 0; j < s.jobs.size(); ++j)
     alloc.place(static_cast<int>(j), s.jobs[j].gpus);
   ledger::ClusterLedger cluster(layout_.gpus(), [&alloc](int g) { return alloc.category(g); }, 0);
@@ -151,19 +158,54 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     platform_->set_host_on(racks_->gpu_host(g), up);
     cluster.touch(g, queue.now());
   });
+  auto owners_of = [&](hardware::GpuRange gpus) {
+    std::vector<int> owners;
+    for (int g = gpus.first; g < gpus.end(); ++g)
+      if (const int owner = alloc.owner(g); owner >= 0) owners.push_back(owner);
+    std::sort(owners.begin(), owners.end());
+    owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+    return owners;
+  };
 
   std::vector<std::unique_ptr<workload::TrainingJob>> jobs;
+  std::unique_ptr<ops::MissionControl> mission;
   const int modes = static_cast<int>(s.failures.modes.size());
+  const bool checks = s.operations.health_check_interval_h > 0;
+  int cold_pending = 0;
+  auto notify_capacity = [&] {
+    for (auto& job : jobs) // returned capacity goes to waiting jobs in scenario order (earlier jobs first)
+      job->on_capacity_changed();
+  };
+  auto request_cold = [&] { // no warm spare left: bring a cold one in
+    if (cold_pending > 0 || alloc.cold_domains() - cold_pending <= 0) return;
+    ++cold_pending;
+    log.add({queue.now(), "cold_spare_requested", "", "domain", "", fmt::format("{} h", s.operations.cold_swap_h)});
+    queue.after(sim::hours_to_ticks(s.operations.cold_swap_h), [&] {
+      --cold_pending;
+      if (alloc.activate_cold()) notify_capacity();
+    });
+  };
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
     workload::TrainingJob::Hooks hooks;
-    hooks.recover = [&alloc, j] { return alloc.recover(static_cast<int>(j)); };
+    hooks.recover = [&, j](sim::Tick& extra) {
+      const int job = static_cast<int>(j);
+      bool ok = alloc.recover(job);
+      if (ok && checks) { // the restart's pre-flight health check: latent faults found go to repair
+        if (mission->preflight([&](int g) { return alloc.owner(g) == job; }) > 0) ok = alloc.recover(job);
+        extra += sim::to_ticks(s.operations.health_check_duration_s);
+      }
+      if (alloc.take_domain_swaps() > 0) extra += sim::to_ticks(s.operations.warm_swap_s);
+      if (!ok) request_cold();
+      return ok;
+    };
     hooks.cause_name = [&s](int mode) { return s.failures.modes[static_cast<std::size_t>(mode)].name; };
     jobs.push_back(std::make_unique<workload::TrainingJob>(s.jobs[j], timing_[j], modes, queue, log, hooks));
   }
 
-  // Each job's pace: the step with the slowest of its GPUs' remaining scale-out bandwidth, relative to
-  // the healthy step. Model jobs ask their step model (cached by network state); measured jobs stretch
-  // their scale-out communication share.
+  // Each job's pace: its step with the slowest of its GPUs (gray stragglers: clock), the least scale-out
+  // bandwidth left to them (fabric faults) and the least NVLink bandwidth of its domains, relative to
+  // the healthy step. Model jobs ask their step model (cached by state); measured jobs stretch the
+  // shares of their step: (1 - c - n)/clock + c/bw + n/nvlink.
   std::vector<workload::AlphaBetaCommModel> comms; // step models keep references: filled once, never grown
   std::vector<std::unique_ptr<workload::StepModel>> step_models;
   comms.reserve(s.jobs.size());
@@ -172,6 +214,8 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   for (std::size_t j = 0; j < s.jobs.size(); ++j)
     step_models.push_back(s.jobs[j].model ? std::make_unique<workload::StepModel>(*s.jobs[j].model, s.hardware, comms[j])
                                           : nullptr);
+  std::map<int, double> slow_gpus;          // gray faults: GPU -> clock fraction
+  std::map<int, double> nvlink_domains;     // degraded NVLink domains -> bandwidth share
   // Fabric bandwidth, tracked per leaf (a GPU whose NIC ports are all up has its leaf's share) plus the
   // few GPUs with a port down: a spine fault touches every GPU, but only every leaf.
   const fabric::FabricState* fstate = fabric_ ? &fabric_->state() : nullptr;
@@ -187,7 +231,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
         owner_seen[static_cast<std::size_t>(g)] = owner;
         ++job_leaf_gpus[static_cast<std::size_t>(owner)][static_cast<std::size_t>(plan_->leaf_of(g))];
       }
-  auto track_owner = [&](int g) { // keeps each job's GPU count per leaf current
+  on_owner_change = [&](int g) { // keeps each job's GPU count per leaf current
     if (!fabric_) return;
     const int now_owner = alloc.owner(g);
     int& seen = owner_seen[static_cast<std::size_t>(g)];
@@ -197,27 +241,37 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     if (now_owner >= 0) ++job_leaf_gpus[static_cast<std::size_t>(now_owner)][leaf];
     seen = now_owner;
   };
-  on_owner_change = track_owner;
-  std::vector<double> job_bw(s.jobs.size(), 1.0);
+  struct Pace {
+    double bw = 1, clock = 1, nvlink = 1;
+    bool operator==(const Pace&) const = default;
+  };
+  std::vector<Pace> job_pace(s.jobs.size());
   auto update_paces = [&](bool stall) {
-    if (!fabric_) return;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
-      double bw = 1.0;
-      for (int l = 0; l < leaves; ++l)
-        if (job_leaf_gpus[j][static_cast<std::size_t>(l)] > 0) bw = std::min(bw, leaf_bw[static_cast<std::size_t>(l)]);
-      for (int g : port_degraded)
-        if (alloc.owner(g) == static_cast<int>(j) && !cut_off[static_cast<std::size_t>(g)])
-          bw = std::min(bw, fstate->bw_frac(g));
-      if (bw <= 0) continue; // its GPUs there are cut off: the job is interrupted, not slowed
-      if (bw == job_bw[j]) continue;
-      if (stall && bw < job_bw[j]) jobs[j]->stall(sim::to_ticks(s.fabric->reroute_s));
-      job_bw[j] = bw;
+      const int job = static_cast<int>(j);
+      Pace p;
+      if (fabric_) {
+        for (int l = 0; l < leaves; ++l)
+          if (job_leaf_gpus[j][static_cast<std::size_t>(l)] > 0) p.bw = std::min(p.bw, leaf_bw[static_cast<std::size_t>(l)]);
+        for (int g : port_degraded)
+          if (alloc.owner(g) == job && !cut_off[static_cast<std::size_t>(g)]) p.bw = std::min(p.bw, fstate->bw_frac(g));
+        if (p.bw <= 0) continue; // GPUs there are cut off: the job is interrupted, not slowed
+      }
+      for (const auto& [g, clock] : slow_gpus)
+        if (alloc.owner(g) == job) p.clock = std::min(p.clock, clock);
+      for (const auto& [d, share] : nvlink_domains)
+        if (alloc.domain_job(d) == job) p.nvlink = std::min(p.nvlink, share);
+      if (p == job_pace[j]) continue;
+      if (stall && p.bw < job_pace[j].bw) jobs[j]->stall(sim::to_ticks(s.fabric->reroute_s));
+      job_pace[j] = p;
       double slowdown = 1.0;
       if (step_models[j]) {
-        comms[j].set_scale_out_bw_frac(bw);
-        slowdown = step_models[j]->evaluate().step_time_s / healthy_step_s_[j];
+        comms[j].set_scale_out_bw_frac(p.bw);
+        comms[j].set_nvlink_bw_frac(p.nvlink);
+        slowdown = step_models[j]->evaluate(p.clock).step_time_s / healthy_step_s_[j];
       } else {
-        slowdown = 1.0 + s.jobs[j].scaleout_comm_frac * (1.0 / bw - 1.0);
+        const double c = s.jobs[j].scaleout_comm_frac, n = s.jobs[j].nvlink_comm_frac;
+        slowdown = (1.0 - c - n) / p.clock + c / p.bw + n / p.nvlink;
       }
       jobs[j]->set_slowdown(std::max(1.0, slowdown));
     }
@@ -225,7 +279,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   alloc.set_move_hook([&](int job, const std::string& kind, const std::string& from, const std::string& to) {
     log.add({queue.now(), kind, to, kind == "gpu_swap" ? "gpu" : "domain", s.jobs[static_cast<std::size_t>(job)].name,
              "replaces " + from});
-    update_paces(false); // the job may have moved onto or off GPUs with less bandwidth
+    update_paces(false); // the job may have moved onto or off slow GPUs, lost bandwidth or degraded NVLink
   });
   // A fabric element changed state: GPUs it cut off are down until it is back (newly_cut lists those
   // cut off by a failure); the bandwidth left sets the jobs' paces.
@@ -266,52 +320,101 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     }
     update_paces(failed);
   };
-  auto element_of = [&](const failure::Failure& f) {
-    return fabric_->state().element(s.failures.modes[static_cast<std::size_t>(f.mode)].element, f.unit);
+  auto element_of = [&](const failure::Failure& f) { return fstate->element(mode_of(f).element, f.unit); };
+  auto interrupt = [&](const failure::Failure& f, const std::vector<int>& owners) {
+    for (int j : owners)
+      jobs[static_cast<std::size_t>(j)]->on_failure(f.id, f.mode);
+  };
+  auto clear_slow = [&](const failure::Failure& f) {
+    bool changed = false;
+    for (int g = f.gpus.first; g < f.gpus.end(); ++g)
+      changed |= slow_gpus.erase(g) > 0;
+    return changed;
+  };
+  // Drains (planned repairs): the GPUs become unusable for placement at once; jobs holding some stop at
+  // their next checkpoint; when the last has stopped, `done` takes them (and they are no longer drained:
+  // they are down).
+  auto drain = [&](hardware::GpuRange gpus, std::function<void()> done) {
+    alloc.set_draining(gpus, true);
+    const std::vector<int> holders = owners_of(gpus);
+    auto finish = [&, gpus, done] {
+      done();
+      alloc.set_draining(gpus, false);
+    };
+    if (holders.empty()) {
+      queue.after(0, finish);
+      return;
+    }
+    auto left = std::make_shared<int>(static_cast<int>(holders.size()));
+    for (int j : holders)
+      jobs[static_cast<std::size_t>(j)]->request_stop([left, finish] {
+        if (--*left == 0) finish();
+      });
   };
 
-  std::unique_ptr<failure::FailureInjector> injector;
   ops::MissionControl::Listener mc_listener;
+  mc_listener.taken_down = [&](const failure::Failure& f) { // a gray fault caught, a latent one failing
+    const bool slowed = clear_slow(f);
+    interrupt(f, owners_of(f.gpus));
+    if (slowed) update_paces(false);
+  };
   mc_listener.detected = [&jobs](const failure::Failure& f) {
     for (auto& job : jobs)
       job->on_failure_detected(f.id);
   };
-  // Returned capacity goes to waiting jobs in scenario order (earlier jobs first).
   mc_listener.repaired = [&](const failure::Failure& f) {
-    if (s.failures.modes[static_cast<std::size_t>(f.mode)].on_fabric) {
+    const auto& m = mode_of(f);
+    if (m.on_fabric) {
       const fabric::Element e = element_of(f);
       if (fabric_->restore(e)) fabric_changed(e, false);
     }
-    injector->renew(f);
-    for (auto& job : jobs)
-      job->on_capacity_changed();
+    if (m.kind == failure::FaultKind::GRAY && clear_slow(f)) update_paces(false);
+    if (m.nvlink_degraded_frac > 0 && nvlink_domains.erase(layout_.domain_of(f.gpus.first))) update_paces(false);
+    notify_capacity();
+  };
+  mc_listener.drain = drain;
+  mc_listener.is_free = [&](hardware::GpuRange gpus) {
+    for (int g = gpus.first; g < gpus.end(); ++g)
+      if (alloc.owner(g) >= 0) return false;
+    return true;
   };
   ops::MissionControl::Namer namer = [&](const failure::Failure& f) {
-    return s.failures.modes[static_cast<std::size_t>(f.mode)].on_fabric ? fabric_->state().name(element_of(f))
-                                                                         : layout_.unit_name(f.scope, f.unit);
+    return mode_of(f).on_fabric ? fstate->name(element_of(f)) : layout_.unit_name(f.scope, f.unit);
   };
-  ops::MissionControl mission(s.operations, s.failures, layout_, health, queue, log, seed, rep, mc_listener, namer);
-  std::vector<int> struck;
-  injector = std::make_unique<failure::FailureInjector>(
+  mission = std::make_unique<ops::MissionControl>(s.operations, s.failures, layout_, health, queue, log, seed, rep,
+                                                  mc_listener, namer);
+  auto injector = std::make_unique<failure::FailureInjector>(
       s.failures.modes, layout_, health, queue, seed, rep,
       [&](const failure::Failure& f) {
-        struck.clear();
-        for (int g = f.gpus.first; g < f.gpus.end(); ++g)
-          if (const int owner = alloc.owner(g); owner >= 0) struck.push_back(owner);
-        if (s.failures.modes[static_cast<std::size_t>(f.mode)].on_fabric) {
+        const auto& m = mode_of(f);
+        std::vector<int> struck;
+        if (m.takes_down()) struck = owners_of(f.gpus);
+        if (m.on_fabric) {
           const fabric::Element e = element_of(f);
           if (fabric_->fail(e)) fabric_changed(e, true);
           for (int g : newly_cut)
             if (const int owner = alloc.owner(g); owner >= 0) struck.push_back(owner);
           newly_cut.clear();
+          std::sort(struck.begin(), struck.end());
+          struck.erase(std::unique(struck.begin(), struck.end()), struck.end());
         }
-        std::sort(struck.begin(), struck.end());
-        struck.erase(std::unique(struck.begin(), struck.end()), struck.end());
-        for (int j : struck)
-          jobs[static_cast<std::size_t>(j)]->on_failure(f.id, f.mode);
-        mission.on_failure(f);
+        if (m.kind == failure::FaultKind::GRAY) {
+          for (int g = f.gpus.first; g < f.gpus.end(); ++g)
+            slow_gpus[g] = 1.0 / m.gray_slowdown;
+          update_paces(false);
+        }
+        if (m.nvlink_degraded_frac > 0) {
+          const int d = layout_.domain_of(f.gpus.first);
+          auto [it, fresh] = nvlink_domains.emplace(d, m.nvlink_degraded_frac);
+          if (!fresh) it->second = std::min(it->second, m.nvlink_degraded_frac);
+          update_paces(false);
+        }
+        interrupt(f, struck);
+        mission->on_failure(f);
       },
       mode_units_);
+  injector->set_predictor([&](int mode, int unit, sim::Tick date) { mission->on_predicted(mode, unit, date); });
+  mission->set_injector(injector.get());
 
   ledger::ReplicaResult result;
   result.replica = replica;
@@ -327,7 +430,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     const sim::Tick now = queue.now();
     result.samples.push_back({now, "cluster", "healthy_gpus", static_cast<double>(layout_.gpus() - health.down_gpus())});
     result.samples.push_back({now, "cluster", domain_gauge, static_cast<double>(alloc.schedulable_domains())});
-    result.samples.push_back({now, "cluster", "repairs_queued", static_cast<double>(mission.queued_repairs())});
+    result.samples.push_back({now, "cluster", "repairs_queued", static_cast<double>(mission->queued_repairs())});
     for (const auto& job : jobs) {
       result.samples.push_back({now, job->spec().name, "training", job->training() ? 1.0 : 0.0});
       result.samples.push_back({now, job->spec().name, "step_time_s", sim::to_seconds(job->timing().step) * job->slowdown()});
@@ -356,6 +459,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   for (auto& job : jobs)
     job->start();
   injector->start();
+  mission->start();
   platform_->run_until(end);
   for (auto& job : jobs)
     job->finish();
@@ -399,7 +503,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
                               ledger::to_gpu_hours(cluster.gpu_ticks(sched::Category::REPAIR)),
                               ledger::to_gpu_hours(cluster.gpu_ticks(sched::Category::SPARE))};
   for (std::size_t m = 0; m < s.failures.modes.size(); ++m) {
-    const auto& st = mission.stats()[m];
+    const auto& st = mission->stats()[m];
     result.modes.push_back({s.failures.modes[m].name, st.failures, st.repaired, sim::to_hours(st.time_to_repair)});
   }
   // Jobs log completed checkpoints when they close a cycle, after the fact: order the log by date

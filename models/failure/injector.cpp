@@ -25,7 +25,32 @@ FailureInjector::FailureInjector(const std::vector<FailureModeSpec>& modes, cons
     p.weibull_scale_s = 1.0 / p.unit_rate_per_s / std::tgamma(1.0 + 1.0 / modes[i].weibull_shape);
     p.rng = sim::Rng(seed, replica, "failure/" + modes[i].name);
     p.down.assign(static_cast<std::size_t>(p.units), 0);
+    if (modes[i].lemon_frac > 0) {
+      sim::Rng pick(seed, replica, "lemon/" + modes[i].name);
+      p.lemon.assign(static_cast<std::size_t>(p.units), 0);
+      for (auto& l : p.lemon)
+        if (pick.bernoulli(modes[i].lemon_frac)) {
+          l = 1;
+          ++p.lemon_count;
+        }
+    }
   }
+}
+
+double FailureInjector::lemon_factor(const Process& p, int unit) const {
+  return !p.lemon.empty() && p.lemon[static_cast<std::size_t>(unit)] ? p.spec->lemon_factor : 1.0;
+}
+
+bool FailureInjector::is_lemon(int mode, int unit) const {
+  const Process& p = processes_[static_cast<std::size_t>(mode)];
+  return !p.lemon.empty() && p.lemon[static_cast<std::size_t>(unit)];
+}
+
+void FailureInjector::fix_lemon(int mode, int unit) {
+  Process& p = processes_[static_cast<std::size_t>(mode)];
+  if (p.lemon.empty() || !p.lemon[static_cast<std::size_t>(unit)]) return;
+  p.lemon[static_cast<std::size_t>(unit)] = 0;
+  --p.lemon_count;
 }
 
 void FailureInjector::start() {
@@ -35,9 +60,10 @@ void FailureInjector::start() {
     } else {
       const double k = p.spec->weibull_shape;
       for (int u = 0; u < p.units; ++u) {
-        sim::Tick first = draw_lifetime(p);
+        sim::Tick first = draw_lifetime(p, u);
         if (!p.spec->weibull_new) { // residual life in equilibrium: U times a length-biased lifetime
-          const double length_biased_s = p.weibull_scale_s * std::pow(p.rng.gamma(1.0 + 1.0 / k), 1.0 / k);
+          const double length_biased_s =
+              p.weibull_scale_s / lemon_factor(p, u) * std::pow(p.rng.gamma(1.0 + 1.0 / k), 1.0 / k);
           first = std::max<sim::Tick>(1, sim::to_ticks(p.rng.uniform01() * length_biased_s));
         }
         p.heap.emplace(queue_->now() + first, u);
@@ -47,18 +73,31 @@ void FailureInjector::start() {
   }
 }
 
-sim::Tick FailureInjector::draw_lifetime(Process& p) {
-  return std::max<sim::Tick>(1, sim::to_ticks(p.rng.weibull(p.spec->weibull_shape, p.weibull_scale_s)));
+sim::Tick FailureInjector::draw_lifetime(Process& p, int unit) {
+  return std::max<sim::Tick>(
+      1, sim::to_ticks(p.rng.weibull(p.spec->weibull_shape, p.weibull_scale_s / lemon_factor(p, unit))));
 }
 
 void FailureInjector::schedule_poisson(Process& p) {
-  const double total_rate_per_s = p.unit_rate_per_s * p.units;
+  const double top_factor = p.lemon.empty() ? 1.0 : p.spec->lemon_factor; // thinning envelope
+  const double total_rate_per_s = p.unit_rate_per_s * p.units * top_factor;
   if (!(total_rate_per_s > 0)) return; // an empty population never fails
   const sim::Tick delay = std::max<sim::Tick>(1, sim::to_ticks(p.rng.exponential(total_rate_per_s)));
-  p.pending = queue_->after(delay, [this, &p] {
+  Candidate c;
+  c.unit = static_cast<int>(p.rng.below(static_cast<std::uint64_t>(p.units)));
+  if (top_factor > 1.0) c.keep = p.rng.uniform01() < lemon_factor(p, c.unit) / top_factor;
+  if (p.spec->predicted_frac > 0) c.predicted = p.rng.bernoulli(p.spec->predicted_frac);
+  const sim::Tick date = queue_->now() + delay;
+  if (c.keep && c.predicted && predictor_) {
+    const sim::Tick announce = std::max(queue_->now(), date - sim::hours_to_ticks(p.spec->lead_time_h));
+    queue_->at(announce, [this, &p, c, date] {
+      if (!p.down[static_cast<std::size_t>(c.unit)]) predictor_(p.index, c.unit, date);
+    });
+  }
+  p.pending = queue_->at(date, [this, &p, c] {
     p.pending = {};
-    const int unit = static_cast<int>(p.rng.below(static_cast<std::uint64_t>(p.units)));
-    if (!p.down[static_cast<std::size_t>(unit)]) strike(p, unit);
+    // The lemon status may have changed since the draw: keep the decision made with the rate then.
+    if (c.keep && !p.down[static_cast<std::size_t>(c.unit)]) strike(p, c.unit);
     schedule_poisson(p);
   });
 }
@@ -70,7 +109,7 @@ void FailureInjector::schedule_weibull(Process& p) {
     p.pending = {};
     const int unit = p.heap.top().second;
     p.heap.pop();
-    strike(p, unit); // its clock restarts at renew()
+    if (!p.down[static_cast<std::size_t>(unit)]) strike(p, unit); // its clock restarts at renew()
     schedule_weibull(p);
   });
 }
@@ -83,17 +122,34 @@ void FailureInjector::strike(Process& p, int unit) {
   f.unit = unit;
   if (p.spec->on_hardware()) f.gpus = layout_->unit_range(p.spec->scope, unit);
   f.time = queue_->now();
+  f.lemon = is_lemon(p.index, unit);
   p.down[static_cast<std::size_t>(unit)] = 1;
-  health_->fail(f.gpus);
+  if (p.spec->takes_down()) health_->fail(f.gpus);
   listener_(f);
 }
 
-void FailureInjector::renew(const Failure& failure) {
-  Process& p = processes_[static_cast<std::size_t>(failure.mode)];
-  p.down[static_cast<std::size_t>(failure.unit)] = 0;
+void FailureInjector::renew(const Failure& failure) { return_unit(failure.mode, failure.unit); }
+
+bool FailureInjector::take_unit(int mode, int unit) {
+  char& down = processes_[static_cast<std::size_t>(mode)].down[static_cast<std::size_t>(unit)];
+  if (down) return false;
+  down = 1;
+  return true;
+}
+
+void FailureInjector::return_unit(int mode, int unit) {
+  Process& p = processes_[static_cast<std::size_t>(mode)];
+  p.down[static_cast<std::size_t>(unit)] = 0;
   if (p.spec->weibull_shape == 1.0) return;
-  p.heap.emplace(queue_->now() + draw_lifetime(p), failure.unit);
+  p.heap.emplace(queue_->now() + draw_lifetime(p, unit), unit);
   schedule_weibull(p);
+}
+
+void FailureInjector::strike_at(int mode, int unit, sim::Tick date) {
+  Process& p = processes_[static_cast<std::size_t>(mode)];
+  queue_->at(std::max(queue_->now(), date), [this, &p, unit] {
+    if (!p.down[static_cast<std::size_t>(unit)]) strike(p, unit);
+  });
 }
 
 } // namespace dcsim::failure

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace dcsim::failure {
@@ -12,10 +13,21 @@ namespace dcsim::failure {
 using sim::Json;
 using sim::KeyDef;
 using sim::KeyTable;
+using sim::Bounds;
 using sim::ValueType;
 
 namespace {
 const char* RATE_NOTE = "give exactly one of mtbf_h, rate_per_gpu_day, rate_per_node_day";
+}
+
+std::string_view fault_kind_name(FaultKind kind) {
+  switch (kind) {
+  case FaultKind::FAIL_STOP: return "fail_stop";
+  case FaultKind::HANG: return "hang";
+  case FaultKind::GRAY: return "gray";
+  case FaultKind::LATENT: return "latent";
+  }
+  return "?";
 }
 
 const KeyTable& failures_keys() {
@@ -59,6 +71,33 @@ const KeyTable& failure_mode_keys() {
           KeyDef{"repair_sigma", ValueType::NUMBER, "", nullptr,
                  "lognormal only: standard deviation of ln(repair time)", sim::positive(), {},
                  "required with repair_dist lognormal"},
+          KeyDef{"repair_pipeline", ValueType::BOOLEAN, "", false,
+                 "repairs go through the stages of /operations/repair_pipeline instead of repair_h"},
+          KeyDef{"kind", ValueType::STRING, "", "fail_stop",
+                 "how the fault shows: fail_stop (noticed after detect_s), hang (caught by the collective "
+                 "timeout), gray (a slow straggler, caught by straggler detection), latent (unnoticed until "
+                 "it fails or a health check finds it)",
+                 {}, {"fail_stop", "hang", "gray", "latent"}},
+          KeyDef{"gray_slowdown", ValueType::NUMBER, "", 2.0, "gray faults: how many times slower the unit runs",
+                 Bounds{1.0, std::numeric_limits<double>::infinity(), true, false}},
+          KeyDef{"latent_fail_h", ValueType::NUMBER, "h", 168.0,
+                 "latent faults: mean time until the fault becomes a fail-stop failure if not found first",
+                 sim::positive()},
+          KeyDef{"lemon_frac", ValueType::NUMBER, "", 0.0, "share of units that are lemons (fail more often)",
+                 sim::fraction()},
+          KeyDef{"lemon_factor", ValueType::NUMBER, "", 1.0, "a lemon fails this many times as often as a good unit",
+                 sim::at_least(1)},
+          KeyDef{"predicted_frac", ValueType::NUMBER, "", 0.0,
+                 "share of failures the RAS engine predicts lead_time_h ahead: the unit is drained at its job's "
+                 "next checkpoint and repaired before it fails",
+                 sim::fraction()},
+          KeyDef{"lead_time_h", ValueType::NUMBER, "h", 2.0, "how far ahead a predicted failure is predicted",
+                 sim::positive()},
+          KeyDef{"nvlink_degraded_frac", ValueType::NUMBER, "", 0.0,
+                 "nvl72 tray or rack faults of the NVLink switch trays: > 0 leaves the rack's NVLink domain "
+                 "running at this share of its bandwidth (software-defined NVLink routing) until a planned "
+                 "repair, instead of taking its GPUs down",
+                 Bounds{0.0, 1.0, false, true}},
       }};
   return table;
 }
@@ -147,6 +186,38 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
                        : dist == "lognormal" ? RepairDist::LOGNORMAL
                                              : RepairDist::FIXED;
     if (auto sigma = m.optional_number("repair_sigma")) mode.repair_sigma = *sigma;
+    mode.repair_pipeline = m.boolean("repair_pipeline");
+    if (mode.repair_pipeline)
+      for (const char* key : {"repair_h", "repair_dist", "repair_sigma"})
+        if (m.has(key)) m.problem(key, "has no effect with repair_pipeline: the pipeline's stages set repair times");
+    const std::string kind = m.string("kind");
+    mode.kind = kind == "hang"     ? FaultKind::HANG
+                : kind == "gray"   ? FaultKind::GRAY
+                : kind == "latent" ? FaultKind::LATENT
+                                   : FaultKind::FAIL_STOP;
+    mode.gray_slowdown = m.number("gray_slowdown");
+    mode.latent_fail_h = m.number("latent_fail_h");
+    if (m.has("gray_slowdown") && mode.kind != FaultKind::GRAY)
+      m.problem("gray_slowdown", "applies only to kind \"gray\"");
+    if (m.has("latent_fail_h") && mode.kind != FaultKind::LATENT)
+      m.problem("latent_fail_h", "applies only to kind \"latent\"");
+    if (mode.on_fabric && mode.kind != FaultKind::FAIL_STOP)
+      m.problem("kind", "fabric elements fail stop (their effects on jobs are their lost bandwidth)");
+    mode.lemon_frac = m.number("lemon_frac");
+    mode.lemon_factor = m.number("lemon_factor");
+    if ((mode.lemon_frac > 0) != (mode.lemon_factor > 1))
+      m.problem_here("lemons need both lemon_frac > 0 and lemon_factor > 1");
+    mode.predicted_frac = m.number("predicted_frac");
+    mode.lead_time_h = m.number("lead_time_h");
+    if (m.has("lead_time_h") && mode.predicted_frac == 0)
+      m.problem("lead_time_h", "has no effect without predicted_frac > 0");
+    mode.nvlink_degraded_frac = m.number("nvlink_degraded_frac");
+    if (mode.nvlink_degraded_frac > 0) {
+      if (rack_kind != hardware::RackKind::NVL72 || (scope != "tray" && scope != "rack"))
+        m.problem("nvlink_degraded_frac", "applies only to nvl72 racks' tray or rack scope (NVLink switch trays)");
+      if (mode.kind != FaultKind::FAIL_STOP)
+        m.problem("nvlink_degraded_frac", "applies only to kind \"fail_stop\"");
+    }
     if (mode.repair_dist == RepairDist::LOGNORMAL && !m.has("repair_sigma"))
       m.problem_here("repair_dist lognormal needs repair_sigma");
     if (mode.repair_dist != RepairDist::LOGNORMAL && m.has("repair_sigma"))

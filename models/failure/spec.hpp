@@ -32,6 +32,18 @@ namespace dcsim::failure {
 enum class RateKey { MTBF_H, PER_GPU_DAY, PER_NODE_DAY };
 enum class RepairDist { FIXED, EXPONENTIAL, LOGNORMAL };
 
+/// How a failure shows itself (and so how it is detected), DESIGN/issue 6:
+///   FAIL_STOP  the unit stops; passive telemetry notices it after detect_s
+///   HANG       the unit stops answering: a job using it stalls until its collective timeout
+///              (operations.collective_timeout_s), which is the detection
+///   GRAY       the unit keeps working but slowly (gray_slowdown x): a straggler the synchronous job
+///              waits for, caught by straggler detection after operations.straggler_detect_s (never
+///              when straggler detection is off); the job is then stopped to replace it
+///   LATENT     the unit is faulty but keeps working, unnoticed, until it fails for real (after an
+///              exponential time of mean latent_fail_h) or an active health check finds it first
+enum class FaultKind { FAIL_STOP, HANG, GRAY, LATENT };
+std::string_view fault_kind_name(FaultKind kind);
+
 struct FailureModeSpec {
   std::string name;
   std::string scope_name;                  ///< as written: "gpu", "leaf", ...
@@ -46,6 +58,21 @@ struct FailureModeSpec {
   double repair_h = 4;
   RepairDist repair_dist = RepairDist::FIXED;
   double repair_sigma = 0;
+  FaultKind kind = FaultKind::FAIL_STOP;
+  double gray_slowdown = 2.0;       ///< GRAY: how many times slower the unit runs
+  double latent_fail_h = 168;       ///< LATENT: mean time until the fault becomes a fail-stop failure
+  bool repair_pipeline = false;     ///< repairs go through /operations/repair_pipeline, not repair_h
+  double lemon_frac = 0;            ///< share of units that are lemons
+  double lemon_factor = 1;          ///< a lemon fails this many times as often
+  double predicted_frac = 0;        ///< share of failures the RAS engine predicts
+  double lead_time_h = 2;           ///< how long before the failure a prediction comes
+  double nvlink_degraded_frac = 0;  ///< >0: the rack's NVLink keeps this share instead of going down
+
+  /// Whether a failure takes the unit's GPUs down at once (fail-stop or hang of hardware, not an
+  /// NVLink degradation).
+  bool takes_down() const {
+    return on_hardware() && (kind == FaultKind::FAIL_STOP || kind == FaultKind::HANG) && nvlink_degraded_frac == 0;
+  }
 
   /// Failure rate of one unit of this mode's scope, per hour.
   double unit_rate_per_h(const hardware::Layout& layout) const;

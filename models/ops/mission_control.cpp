@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 namespace dcsim::ops {
+
+using failure::FaultKind;
 
 MissionControl::MissionControl(const OperationsSpec& ops, const failure::FailuresSpec& failures,
                                const hardware::Layout& layout, failure::GpuHealth& health, sim::EventQueue& queue,
@@ -10,67 +14,295 @@ MissionControl::MissionControl(const OperationsSpec& ops, const failure::Failure
                                Namer namer)
     : ops_(&ops), failures_(&failures), layout_(&layout), health_(&health), queue_(&queue), log_(&log),
       listener_(std::move(listener)), namer_(std::move(namer)), stats_(failures.modes.size()) {
-  for (const auto& m : failures.modes)
+  for (const auto& m : failures.modes) {
     repair_rng_.emplace_back(seed, replica, "repair/" + m.name);
+    latent_rng_.emplace_back(seed, replica, "latent/" + m.name);
+  }
 }
 
 std::string MissionControl::component(const failure::Failure& f) const {
   return namer_ ? namer_(f) : layout_->unit_name(f.scope, f.unit);
 }
 
-const std::string& MissionControl::scope(const failure::Failure& f) const {
-  return failures_->modes[static_cast<std::size_t>(f.mode)].scope_name;
+const std::string& MissionControl::scope(const failure::Failure& f) const { return mode(f).scope_name; }
+
+void MissionControl::note(const char* kind, const failure::Failure& f, std::string detail) {
+  if (!log_->enabled()) return;
+  log_->add({queue_->now(), kind, component(f), scope(f), "", detail.empty() ? mode(f).name : std::move(detail)});
+}
+
+hardware::GpuRange MissionControl::rack_of(const failure::Failure& f) const {
+  return layout_->unit_range(hardware::Scope::RACK, layout_->rack_of(f.gpus.first));
+}
+
+void MissionControl::take_down(Active& a, hardware::GpuRange range) {
+  if (a.down.count > 0) health_->repair(a.down); // widen: release the old hold first
+  health_->fail(range);
+  a.down = range;
+}
+
+void MissionControl::start() {
+  if (ops_->health_check_interval_h > 0)
+    queue_->after(sim::hours_to_ticks(ops_->health_check_interval_h), [this] { sweep(); });
 }
 
 void MissionControl::on_failure(const failure::Failure& f) {
-  const auto& mode = failures_->modes[static_cast<std::size_t>(f.mode)];
+  const auto& m = mode(f);
   ++stats_[static_cast<std::size_t>(f.mode)].failures;
-  if (log_->enabled())
-    log_->add({f.time, "failure", component(f), scope(f), "", mode.name});
-  queue_->after(sim::to_ticks(mode.detect_s), [this, f] { detect(f); });
+  if (log_->enabled()) log_->add({f.time, "failure", component(f), scope(f), "", m.name});
+  Active a;
+  a.f = f;
+  if (m.takes_down()) {
+    a.down = f.gpus;
+    a.down_at_strike = true;
+  }
+  const std::uint64_t id = f.id;
+  switch (m.kind) {
+  case FaultKind::FAIL_STOP: a.timer = queue_->after(sim::to_ticks(m.detect_s), [this, id] { detect(id); }); break;
+  case FaultKind::HANG: a.timer = queue_->after(sim::to_ticks(ops_->collective_timeout_s), [this, id] { detect(id); }); break;
+  case FaultKind::GRAY:
+    if (ops_->straggler_detection)
+      a.timer = queue_->after(sim::to_ticks(ops_->straggler_detect_s), [this, id] {
+        Active& g = active_.at(id);
+        g.timer = {};
+        take_down(g, g.f.gpus); // singled out: replaced, which stops its job
+        listener_.taken_down(g.f);
+        detect(id);
+      });
+    break;
+  case FaultKind::LATENT: {
+    const double after_h = latent_rng_[static_cast<std::size_t>(f.mode)].exponential(1.0 / m.latent_fail_h);
+    a.timer = queue_->after(sim::hours_to_ticks(after_h), [this, id] {
+      Active& l = active_.at(id);
+      l.timer = {};
+      take_down(l, l.f.gpus); // the latent fault becomes a failure
+      note("latent_failure", l.f);
+      listener_.taken_down(l.f);
+      l.timer = queue_->after(sim::to_ticks(mode(l.f).detect_s), [this, id] { detect(id); });
+    });
+    break;
+  }
+  }
+  active_.emplace(id, std::move(a));
 }
 
-void MissionControl::detect(const failure::Failure& f) {
-  const auto& mode = failures_->modes[static_cast<std::size_t>(f.mode)];
-  if (log_->enabled())
-    log_->add({queue_->now(), "detection", component(f), scope(f), "", mode.name});
-  Repair r{f, sim::hours_to_ticks(mode.draw_repair_h(repair_rng_[static_cast<std::size_t>(f.mode)]))};
-  if (r.duration == 0) {
-    complete_repair(f); // nothing to replace: back in service at once, before jobs react
-  } else if (ops_->repair_crews == 0 || busy_ < ops_->repair_crews) {
-    begin_repair(r);
-  } else {
-    waiting_.push_back(r);
+void MissionControl::detect(std::uint64_t id) {
+  Active& a = active_.at(id);
+  a.timer = {};
+  note("detection", a.f);
+  const bool nvlink_degraded = mode(a.f).nvlink_degraded_frac > 0;
+  if (!nvlink_degraded && retire_if_lemon(id)) {
+    listener_.detected(active_.at(id).f);
+    return;
   }
+  const failure::Failure f = a.f;
+  if (nvlink_degraded) {
+    // The domain runs on degraded NVLink: repair it in a planned way, the rack drained first.
+    listener_.detected(f);
+    listener_.drain(rack_of(f), [this, id] {
+      auto it = active_.find(id);
+      if (it == active_.end()) return;
+      take_down(it->second, rack_of(it->second.f));
+      begin_repair(id);
+    });
+    return;
+  }
+  begin_repair(id); // a zero-length repair completes here, before the jobs hear of the detection
   listener_.detected(f);
 }
 
-void MissionControl::begin_repair(const Repair& r) {
+void MissionControl::begin_repair(std::uint64_t id) {
+  Active& a = active_.at(id);
+  if (mode(a.f).repair_pipeline) {
+    request_stage(id, 0);
+    return;
+  }
+  a.duration = sim::hours_to_ticks(mode(a.f).draw_repair_h(repair_rng_[static_cast<std::size_t>(a.f.mode)]));
+  if (a.duration == 0) {
+    complete(id, false); // nothing to replace (a software fault): no crew
+  } else if (crew_free()) {
+    start_fixed(id);
+  } else {
+    waiting_.emplace_back(id, -1);
+  }
+}
+
+void MissionControl::start_fixed(std::uint64_t id) {
+  Active& a = active_.at(id);
   ++busy_;
-  if (log_->enabled())
-    log_->add({queue_->now(), "repair_start", component(r.failure), scope(r.failure),
-               "", fmt::format("{} {:.3f} h", failures_->modes[static_cast<std::size_t>(r.failure.mode)].name,
-                               sim::to_hours(r.duration))});
-  queue_->after(r.duration, [this, f = r.failure] {
-    --busy_;
-    complete_repair(f);
-    while (!waiting_.empty() && (ops_->repair_crews == 0 || busy_ < ops_->repair_crews)) {
-      Repair next = waiting_.front();
-      waiting_.pop_front();
-      begin_repair(next);
-    }
+  if (log_->enabled()) note("repair_start", a.f, fmt::format("{} {:.3f} h", mode(a.f).name, sim::to_hours(a.duration)));
+  a.timer = queue_->after(a.duration, [this, id] {
+    active_.at(id).timer = {};
+    release_crew();
+    complete(id, false);
   });
 }
 
-void MissionControl::complete_repair(const failure::Failure& f) {
-  auto& s = stats_[static_cast<std::size_t>(f.mode)];
-  ++s.repaired;
-  s.time_to_repair += queue_->now() - f.time;
-  health_->repair(f.gpus);
-  if (log_->enabled())
-    log_->add({queue_->now(), "repair_done", component(f), scope(f), "",
-               failures_->modes[static_cast<std::size_t>(f.mode)].name});
-  listener_.repaired(f);
+void MissionControl::request_stage(std::uint64_t id, int stage) {
+  const RepairStage& st = ops_->repair_pipeline.at(static_cast<std::size_t>(stage));
+  if (st.crew && !crew_free()) {
+    waiting_.emplace_back(id, stage);
+    return;
+  }
+  if (st.crew) ++busy_; // held from now on, also while the rack drains
+  if (st.drain_rack) {
+    listener_.drain(rack_of(active_.at(id).f), [this, id, stage] {
+      if (!active_.count(id)) return;
+      Active& a = active_.at(id);
+      take_down(a, rack_of(a.f));
+      start_stage(id, stage);
+    });
+    return;
+  }
+  start_stage(id, stage);
+}
+
+void MissionControl::start_stage(std::uint64_t id, int stage) {
+  Active& a = active_.at(id);
+  const RepairStage& st = ops_->repair_pipeline[static_cast<std::size_t>(stage)];
+  failure::FailureModeSpec draw; // the stage's duration distribution, drawn like a mode's repair
+  draw.repair_h = st.duration_h;
+  draw.repair_dist = st.dist;
+  draw.repair_sigma = st.sigma;
+  const sim::Tick duration = sim::hours_to_ticks(draw.draw_repair_h(repair_rng_[static_cast<std::size_t>(a.f.mode)]));
+  a.stage = stage;
+  if (log_->enabled()) note("repair_stage", a.f, fmt::format("{} {} {:.3f} h", mode(a.f).name, st.name, sim::to_hours(duration)));
+  a.timer = queue_->after(duration, [this, id, stage] { end_stage(id, stage); });
+}
+
+void MissionControl::end_stage(std::uint64_t id, int stage) {
+  Active& a = active_.at(id);
+  a.timer = {};
+  const RepairStage& st = ops_->repair_pipeline[static_cast<std::size_t>(stage)];
+  sim::Rng& rng = repair_rng_[static_cast<std::size_t>(a.f.mode)];
+  if (st.crew) release_crew();
+  if (st.drain_rack && a.down.count > a.f.gpus.count) { // the rest of the rack returns
+    health_->repair(a.down);
+    health_->fail(a.f.gpus);
+    a.down = a.f.gpus;
+  }
+  if (rng.bernoulli(st.success_frac)) {
+    complete(id, rng.bernoulli(st.escape_frac));
+    return;
+  }
+  note("escalation", a.f, fmt::format("{} {} failed", mode(a.f).name, st.name));
+  request_stage(id, stage + 1);
+}
+
+void MissionControl::release_crew() {
+  --busy_;
+  while (!waiting_.empty() && crew_free()) {
+    const auto [id, stage] = waiting_.front();
+    waiting_.pop_front();
+    if (stage < 0)
+      start_fixed(id);
+    else
+      request_stage(id, stage);
+  }
+}
+
+void MissionControl::complete(std::uint64_t id, bool escaped) {
+  Active a = std::move(active_.at(id));
+  active_.erase(id);
+  auto& s = stats_[static_cast<std::size_t>(a.f.mode)];
+  if (!a.predicted) {
+    ++s.repaired;
+    s.time_to_repair += queue_->now() - a.f.time;
+  }
+  if (escaped) ++s.escapes;
+  sim::Rng& rng = repair_rng_[static_cast<std::size_t>(a.f.mode)];
+  if (injector_ && !escaped && injector_->is_lemon(a.f.mode, a.f.unit) && rng.bernoulli(ops_->lemon_fix_frac))
+    injector_->fix_lemon(a.f.mode, a.f.unit);
+  if (a.down.count > 0) health_->repair(a.down);
+  note("repair_done", a.f, escaped ? mode(a.f).name + " (still faulty)" : std::string{});
+  if (injector_) {
+    injector_->renew(a.f);
+    if (escaped)
+      injector_->strike_at(a.f.mode, a.f.unit,
+                           queue_->now() + sim::hours_to_ticks(rng.exponential(1.0 / ops_->escape_refail_h)));
+  }
+  listener_.repaired(a.f);
+}
+
+bool MissionControl::retire_if_lemon(std::uint64_t id) {
+  if (ops_->lemon_retire_failures <= 0) return false;
+  const Active& a = active_.at(id);
+  auto& dates = history_[{a.f.mode, a.f.unit}];
+  dates.push_back(a.f.time);
+  const sim::Tick window = sim::hours_to_ticks(ops_->lemon_window_h);
+  while (!dates.empty() && dates.front() < a.f.time - window)
+    dates.pop_front();
+  if (static_cast<int>(dates.size()) < ops_->lemon_retire_failures) return false;
+  dates.clear();
+  ++stats_[static_cast<std::size_t>(a.f.mode)].retired;
+  note("retire", a.f);
+  active_.at(id).timer = queue_->after(sim::hours_to_ticks(ops_->retire_replace_h), [this, id] {
+    Active& r = active_.at(id);
+    r.timer = {};
+    if (injector_) injector_->fix_lemon(r.f.mode, r.f.unit); // a new unit
+    complete(id, false);
+  });
+  return true;
+}
+
+void MissionControl::on_predicted(int mode_index, int unit, sim::Tick date) {
+  const auto& m = failures_->modes[static_cast<std::size_t>(mode_index)];
+  failure::Failure f;
+  f.id = next_predicted_id_++;
+  f.mode = mode_index;
+  f.scope = m.scope;
+  f.unit = unit;
+  f.gpus = layout_->unit_range(m.scope, unit);
+  f.time = queue_->now();
+  note("prediction", f, fmt::format("{} due in {:.3f} h", m.name, sim::to_hours(date - queue_->now())));
+  auto take = [this, f] {
+    if (!injector_ || !injector_->take_unit(f.mode, f.unit)) return; // it failed first: the failure path has it
+    ++stats_[static_cast<std::size_t>(f.mode)].predicted;
+    Active a;
+    a.f = f;
+    a.predicted = true;
+    active_.emplace(f.id, std::move(a));
+    take_down(active_.at(f.id), f.gpus);
+    note("proactive_repair", f);
+    begin_repair(f.id);
+  };
+  if (listener_.is_free(f.gpus))
+    take();
+  else
+    listener_.drain(f.gpus, take);
+}
+
+void MissionControl::found(std::uint64_t id) {
+  Active& a = active_.at(id);
+  queue_->cancel(a.timer);
+  ++stats_[static_cast<std::size_t>(a.f.mode)].found;
+  take_down(a, a.f.gpus);
+  note("found", a.f);
+  detect(id);
+}
+
+int MissionControl::preflight(const std::function<bool(int)>& mine) {
+  std::vector<std::uint64_t> hits;
+  for (const auto& [id, a] : active_) {
+    if (mode(a.f).kind != FaultKind::LATENT || a.down.count > 0) continue;
+    for (int g = a.f.gpus.first; g < a.f.gpus.end(); ++g)
+      if (mine(g)) {
+        hits.push_back(id);
+        break;
+      }
+  }
+  for (auto id : hits)
+    found(id);
+  return static_cast<int>(hits.size());
+}
+
+void MissionControl::sweep() {
+  std::vector<std::uint64_t> hits;
+  for (const auto& [id, a] : active_)
+    if (mode(a.f).kind == FaultKind::LATENT && a.down.count == 0 && listener_.is_free(a.f.gpus)) hits.push_back(id);
+  for (auto id : hits)
+    found(id);
+  queue_->after(sim::hours_to_ticks(ops_->health_check_interval_h), [this] { sweep(); });
 }
 
 } // namespace dcsim::ops

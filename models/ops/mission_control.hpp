@@ -1,14 +1,27 @@
-// Mission Control: detection of failures and the repair queue.
+// Mission Control: detection of failures and the remediation pipeline.
 //
-//   failure ──detect_s──▶ detected ──(wait for a crew)──▶ repair (drawn from the mode's distribution)
-//                                                          ──▶ back in service (GPUs up)
-// A failure is detected `detect_s` after it happens. Its repair is queued then; with `repair_crews` > 0
-// at most that many repairs run at once, in detection order (FIFO). A zero-length repair (a software
-// fault: nothing to replace) needs no crew and completes at detection, before the jobs hear of the
-// detection, so they restart on the same GPUs. Repair durations come from the stream "repair/<mode>",
-// drawn at detection in detection order.
-// The time to repair reported per mode (MTTR) runs from the failure to the unit's return to service:
-// detection + queueing + repair.
+//   failure ──detection──▶ detected ──(crew)──▶ repair ──▶ back in service (GPUs up, unit renewed)
+// Detection depends on the fault kind (failure/spec.hpp): fail-stop faults after detect_s; hangs when
+// a collective times out (operations.collective_timeout_s); gray faults (stragglers) after
+// straggler_detect_s when straggler detection is on, never otherwise (the unit is then taken down at
+// detection, interrupting its job); latent faults when they turn into a failure (exponential time of
+// mean latent_fail_h, stream "latent/<mode>") or when an active health check finds them first: sweeps
+// of free units every health_check_interval_h, and the pre-flight check of every job restart.
+// Repairs: a mode's fixed/exponential/log-normal repair_h, or the ordered stages of
+// operations.repair_pipeline: a stage succeeds with success_frac, else the repair escalates to the
+// next stage; a successful stage returns the unit still faulty with escape_frac (it fails again after
+// an exponential time of mean escape_refail_h). Stages and fixed repairs that need a crew queue for one
+// of repair_crews (0 = unlimited), in request order; a zero-length fixed repair (a software fault)
+// needs none and completes at detection, before the jobs hear of it. A drain_rack stage first drains
+// the unit's rack: jobs on it stop at their next checkpoint (planned), then the rack is out of service
+// for the stage. Repair draws come from "repair/<mode>".
+// Lemons: with lemon_retire_failures = n > 0, a unit failing n times within lemon_window_h is retired
+// instead of repaired and replaced by a new, good unit after retire_replace_h; a successful repair makes
+// a lemon good with lemon_fix_frac. Predicted failures (the RAS engine): the unit is drained at its
+// job's next checkpoint (at once if free) and repaired proactively before it fails. NVLink switch-tray
+// faults with nvlink_degraded_frac > 0 leave the rack running on degraded NVLink; their repair is
+// planned: the rack is drained at its jobs' next checkpoints and then repaired.
+// The time to repair reported per mode (MTTR) runs from the failure to the unit's return to service.
 #pragma once
 
 #include "models/failure/gpu_health.hpp"
@@ -21,6 +34,7 @@
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <vector>
 
 namespace dcsim::ops {
@@ -28,16 +42,24 @@ namespace dcsim::ops {
 struct ModeRepairStats {
   std::uint64_t failures = 0;
   std::uint64_t repaired = 0;
-  sim::Tick time_to_repair = 0; ///< sum over repaired failures of (back in service - failure)
+  std::uint64_t escapes = 0;     ///< repairs that returned the unit still faulty
+  std::uint64_t retired = 0;     ///< units retired by lemon detection
+  std::uint64_t predicted = 0;   ///< failures averted by a predicted, proactive repair
+  std::uint64_t found = 0;       ///< latent faults found by health checks before they failed
+  sim::Tick time_to_repair = 0;  ///< sum over repaired failures of (back in service - failure)
 };
 
 class MissionControl {
 public:
   struct Listener {
+    std::function<void(const failure::Failure&)> taken_down; ///< its GPUs just went down (later than the strike)
     std::function<void(const failure::Failure&)> detected;
     std::function<void(const failure::Failure&)> repaired;
+    /// Drain: jobs holding any of the GPUs stop at their next checkpoint; `done` runs once none does.
+    std::function<void(hardware::GpuRange gpus, std::function<void()> done)> drain;
+    /// No job holds any of the GPUs.
+    std::function<bool(hardware::GpuRange gpus)> is_free;
   };
-
   /// Names the component a failure struck, for events (default: the hardware unit's name).
   using Namer = std::function<std::string(const failure::Failure&)>;
 
@@ -45,37 +67,73 @@ public:
                  failure::GpuHealth& health, sim::EventQueue& queue, sim::EventLog& log, std::uint64_t seed,
                  std::uint64_t replica, Listener listener, Namer namer = {});
 
+  /// The injector whose units this controller renews, retires and re-strikes (set before start()).
+  void set_injector(failure::FailureInjector* injector) { injector_ = injector; }
+  /// Starts the periodic health-check sweeps.
+  void start();
   /// A failure just happened (called by the injector's listener).
   void on_failure(const failure::Failure& f);
+  /// The RAS engine predicts a failure of (mode, unit) at `date`.
+  void on_predicted(int mode, int unit, sim::Tick date);
+  /// A job's pre-flight health check over the GPUs `mine` says are its own: latent faults found there
+  /// go down for repair at once (no job is notified: the caller swaps them). Returns how many.
+  int preflight(const std::function<bool(int gpu)>& mine);
 
   const std::vector<ModeRepairStats>& stats() const { return stats_; }
   int busy_crews() const { return busy_; }
   std::size_t queued_repairs() const { return waiting_.size(); }
+  /// GPUs currently out of service for a repair or a drain this controller made (not counting strikes).
+  std::size_t active_repairs() const { return active_.size(); }
 
 private:
-  struct Repair {
-    failure::Failure failure;
-    sim::Tick duration = 0;
+  struct Active {
+    failure::Failure f;
+    hardware::GpuRange down;      ///< GPUs this record holds down (health), possibly wider than f.gpus
+    bool down_at_strike = false;  ///< the injector took f.gpus down when it struck
+    bool predicted = false;       ///< a proactive repair: no failure happened
+    sim::EventQueue::EventId timer;
+    int stage = -1;               ///< pipeline stage in progress
+    sim::Tick duration = 0;       ///< fixed repair: its drawn duration
   };
 
   const OperationsSpec* ops_;
   const failure::FailuresSpec* failures_;
   const hardware::Layout* layout_;
   failure::GpuHealth* health_;
+  failure::FailureInjector* injector_ = nullptr;
   sim::EventQueue* queue_;
   sim::EventLog* log_;
   Listener listener_;
   Namer namer_;
-  std::vector<sim::Rng> repair_rng_; ///< per mode
+  std::vector<sim::Rng> repair_rng_;  ///< per mode
+  std::vector<sim::Rng> latent_rng_;  ///< per mode
   std::vector<ModeRepairStats> stats_;
-  std::deque<Repair> waiting_;
+  std::map<std::uint64_t, Active> active_; ///< failures not yet back in service, by id
+  std::deque<std::pair<std::uint64_t, int>> waiting_; ///< (failure, stage or -1 for a fixed repair) waiting for a crew
+  std::map<std::pair<int, int>, std::deque<sim::Tick>> history_; ///< (mode, unit) -> failure dates (lemon detection)
   int busy_ = 0;
+  std::uint64_t next_predicted_id_ = 1ULL << 62; ///< ids of proactive repairs, apart from failures'
 
-  void detect(const failure::Failure& f);
-  void begin_repair(const Repair& r);
-  void complete_repair(const failure::Failure& f);
+  const failure::FailureModeSpec& mode(const failure::Failure& f) const {
+    return failures_->modes[static_cast<std::size_t>(f.mode)];
+  }
+  void take_down(Active& a, hardware::GpuRange range);
+  void detect(std::uint64_t id);
+  void begin_repair(std::uint64_t id);
+  void request_stage(std::uint64_t id, int stage);
+  void start_stage(std::uint64_t id, int stage);
+  void end_stage(std::uint64_t id, int stage);
+  void start_fixed(std::uint64_t id);
+  bool crew_free() const { return ops_->repair_crews == 0 || busy_ < ops_->repair_crews; }
+  void release_crew();
+  void complete(std::uint64_t id, bool escaped);
+  bool retire_if_lemon(std::uint64_t id);
+  void sweep();
+  void found(std::uint64_t id);
+  hardware::GpuRange rack_of(const failure::Failure& f) const;
   std::string component(const failure::Failure& f) const;
   const std::string& scope(const failure::Failure& f) const;
+  void note(const char* kind, const failure::Failure& f, std::string detail = {});
 };
 
 } // namespace dcsim::ops

@@ -5,16 +5,20 @@
 
 namespace dcsim::sched {
 
-Allocator::Allocator(const hardware::Layout& layout, const failure::GpuHealth& health, int spare_domains)
+Allocator::Allocator(const hardware::Layout& layout, const failure::GpuHealth& health, int spare_domains,
+                     int cold_domains)
     : layout_(&layout), health_(&health), owner_(static_cast<std::size_t>(layout.gpus()), -1),
       share_of_(static_cast<std::size_t>(layout.gpus()), -1),
       role_(static_cast<std::size_t>(layout.domains()), Role::IDLE),
       domain_job_(static_cast<std::size_t>(layout.domains()), -1),
-      domain_up_(static_cast<std::size_t>(layout.domains()), 0) {
+      domain_up_(static_cast<std::size_t>(layout.domains()), 0),
+      draining_(static_cast<std::size_t>(layout.gpus()), 0), cold_left_(cold_domains) {
   const int domains = layout.domains();
-  if (spare_domains > domains) throw std::logic_error("Allocator: more spare domains than domains");
+  if (spare_domains + cold_domains > domains) throw std::logic_error("Allocator: more spare domains than domains");
   for (int d = domains - spare_domains; d < domains; ++d)
     role_[static_cast<std::size_t>(d)] = Role::SPARE;
+  for (int d = domains - spare_domains - cold_domains; d < domains - spare_domains; ++d)
+    role_[static_cast<std::size_t>(d)] = Role::COLD;
   for (int g = 0; g < layout.gpus(); ++g)
     if (health.up(g)) ++domain_up_[static_cast<std::size_t>(layout.domain_of(g))];
   for (int d = 0; d < domains; ++d) {
@@ -25,7 +29,7 @@ Allocator::Allocator(const hardware::Layout& layout, const failure::GpuHealth& h
 
 void Allocator::update_ready(int domain) {
   const auto d = static_cast<std::size_t>(domain);
-  const bool ready = role_[d] != Role::JOB && domain_up_[d] >= layout_->domain_usable_gpus();
+  const bool ready = (role_[d] == Role::IDLE || role_[d] == Role::SPARE) && domain_up_[d] >= layout_->domain_usable_gpus();
   for (int r = 0; r < 2; ++r) {
     const bool here = ready && static_cast<int>(role_[d]) == r;
     if (here)
@@ -47,6 +51,32 @@ Category Allocator::category(int gpu) const {
 }
 
 void Allocator::on_health_change(int gpu, bool up) {
+  if (draining_[static_cast<std::size_t>(gpu)]) return; // already counted unusable
+  on_usable_change(gpu, up);
+}
+
+void Allocator::set_draining(hardware::GpuRange gpus, bool draining) {
+  for (int g = gpus.first; g < gpus.end(); ++g) {
+    char& d = draining_[static_cast<std::size_t>(g)];
+    if (d == static_cast<char>(draining)) continue;
+    const bool was_usable = usable(g);
+    d = static_cast<char>(draining);
+    if (usable(g) != was_usable) on_usable_change(g, usable(g));
+  }
+}
+
+bool Allocator::activate_cold() {
+  for (int d = 0; d < layout_->domains(); ++d)
+    if (role_[static_cast<std::size_t>(d)] == Role::COLD) {
+      set_role(d, Role::SPARE);
+      touch_domain(d);
+      --cold_left_;
+      return true;
+    }
+  return false;
+}
+
+void Allocator::on_usable_change(int gpu, bool up) {
   const int domain = layout_->domain_of(gpu);
   int& count = domain_up_[static_cast<std::size_t>(domain)];
   const int usable = layout_->domain_usable_gpus();
@@ -68,7 +98,7 @@ void Allocator::on_health_change(int gpu, bool up) {
 void Allocator::own(int gpu, int job, int share_index) {
   owner_[static_cast<std::size_t>(gpu)] = job;
   share_of_[static_cast<std::size_t>(gpu)] = share_index;
-  if (!health_->up(gpu)) {
+  if (!usable(gpu)) {
     JobPlacement& p = jobs_[static_cast<std::size_t>(job)];
     ++p.shares[static_cast<std::size_t>(share_index)].down;
     p.broken.insert(share_index);
@@ -80,7 +110,7 @@ void Allocator::disown(int gpu) {
   JobPlacement& p = jobs_[static_cast<std::size_t>(job)];
   const int index = share_of_[static_cast<std::size_t>(gpu)];
   Share& share = p.shares[static_cast<std::size_t>(index)];
-  if (!health_->up(gpu) && --share.down == 0) p.broken.erase(index);
+  if (!usable(gpu) && --share.down == 0) p.broken.erase(index);
   owner_[static_cast<std::size_t>(gpu)] = -1;
   share_of_[static_cast<std::size_t>(gpu)] = -1;
 }
@@ -98,7 +128,7 @@ void Allocator::assign(int job, int share_index, int domain, int count) {
   share.gpus.clear();
   const auto r = layout_->domain_range(domain);
   for (int g = r.first; g < r.end() && static_cast<int>(share.gpus.size()) < count; ++g)
-    if (health_->up(g) && owner_[static_cast<std::size_t>(g)] < 0) {
+    if (usable(g) && owner_[static_cast<std::size_t>(g)] < 0) {
       own(g, job, share_index);
       share.gpus.push_back(g);
     }
@@ -153,14 +183,14 @@ bool Allocator::recover(int job) {
     Share& share = placement.shares[static_cast<std::size_t>(index)];
     std::vector<std::size_t> down;
     for (std::size_t i = 0; i < share.gpus.size(); ++i)
-      if (!health_->up(share.gpus[i])) down.push_back(i);
+      if (!usable(share.gpus[i])) down.push_back(i);
     if (down.empty()) continue;
 
     // 1. In-domain spares.
     std::vector<int> spares;
     const auto r = layout_->domain_range(share.domain);
     for (int g = r.first; g < r.end() && spares.size() < down.size(); ++g)
-      if (health_->up(g) && owner_[static_cast<std::size_t>(g)] < 0) spares.push_back(g);
+      if (usable(g) && owner_[static_cast<std::size_t>(g)] < 0) spares.push_back(g);
     if (spares.size() == down.size()) {
       for (std::size_t k = 0; k < down.size(); ++k) {
         const int old_gpu = share.gpus[down[k]];
@@ -186,6 +216,7 @@ bool Allocator::recover(int job) {
     set_role(old_domain, taken_role);
     assign(job, index, target, need);
     touch_domain(old_domain);
+    ++domain_swaps_;
     if (moved_) moved_(job, "domain_swap", layout_->domain_name(old_domain), layout_->domain_name(target));
   }
   return placement.broken.empty();

@@ -11,6 +11,9 @@
 //
 // For the cluster ledger each unallocated GPU is in one category: repair (down), spare (healthy, in a
 // job's domain or in the spare pool) or idle.
+// Draining GPUs (a planned repair needs them: set_draining) stay up but are unusable: no job is placed
+// on them, and a job holding some swaps them out at its next recovery, as if they were down.
+// Cold spare domains (powered off) are never used until activate_cold() turns one into a warm spare.
 #pragma once
 
 #include "models/failure/gpu_health.hpp"
@@ -20,6 +23,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dcsim::sched {
@@ -31,7 +35,8 @@ public:
   /// `moved` reports a replacement: (job, kind "gpu_swap" | "domain_swap", from, to).
   using MoveHook = std::function<void(int job, const std::string& kind, const std::string& from, const std::string& to)>;
 
-  Allocator(const hardware::Layout& layout, const failure::GpuHealth& health, int spare_domains);
+  /// The last `spare_domains` domains are warm spares; `cold_domains` more before them are cold spares.
+  Allocator(const hardware::Layout& layout, const failure::GpuHealth& health, int spare_domains, int cold_domains = 0);
 
   /// Places a job of `gpus` GPUs on the first free non-spare domains. Returns false when they are too few.
   bool place(int job, int gpus);
@@ -48,6 +53,17 @@ public:
 
   /// Keeps per-domain counts current; call on every GPU up/down transition.
   void on_health_change(int gpu, bool up);
+  /// Marks GPUs as being drained (unusable, see above) or no longer.
+  void set_draining(hardware::GpuRange gpus, bool draining);
+  bool usable(int gpu) const { return health_->up(gpu) && !draining_[static_cast<std::size_t>(gpu)]; }
+  /// The last `cold` domains (before the spare pool's... see constructor) are cold spares.
+  int cold_domains() const { return cold_left_; }
+  /// Turns one cold spare into a warm spare; returns false when none is left.
+  bool activate_cold();
+  /// Domain swaps made since the last call (a warm spare's swap-in costs restart time).
+  int take_domain_swaps() { return std::exchange(domain_swaps_, 0); }
+  /// The job holding a domain, or -1.
+  int domain_job(int domain) const { return domain_job_[static_cast<std::size_t>(domain)]; }
   /// Called whenever a GPU's category may have changed (for the cluster ledger).
   void set_change_hook(std::function<void(int gpu)> hook) { changed_ = std::move(hook); }
   void set_move_hook(MoveHook hook) { moved_ = std::move(hook); }
@@ -56,7 +72,7 @@ public:
   int schedulable_domains() const;
 
 private:
-  enum class Role : std::int8_t { IDLE, SPARE, JOB };
+  enum class Role : std::int8_t { IDLE, SPARE, JOB, COLD };
   struct Share {
     int domain = -1;
     std::vector<int> gpus; ///< the job's GPUs in this domain
@@ -74,7 +90,10 @@ private:
   std::vector<int> share_of_;   ///< per GPU: index of its owner's share, or -1
   std::vector<Role> role_;      ///< per domain
   std::vector<int> domain_job_; ///< per domain: job or -1
-  std::vector<int> domain_up_;  ///< per domain: healthy GPUs
+  std::vector<int> domain_up_;  ///< per domain: usable GPUs
+  std::vector<char> draining_;  ///< per GPU
+  int cold_left_ = 0;
+  int domain_swaps_ = 0;
   /// Free domains able to host a full share (healthy GPUs >= usable), per role IDLE / SPARE, by index:
   /// finding a replacement domain is O(log domains), not a scan.
   std::set<int> ready_[2];
@@ -90,6 +109,7 @@ private:
   int find_free_domain(int need) const;
   void set_role(int domain, Role role);
   void update_ready(int domain);
+  void on_usable_change(int gpu, bool usable);
   void touch_domain(int domain);
 };
 

@@ -50,7 +50,7 @@ double AlphaBetaCommModel::time_s(Collective kind, const CommGroup& group, doubl
   if (group.ranks <= 1 || bytes <= 0) return 0.0;
   const double k = std::clamp(group.ranks_per_domain, 1, group.ranks);
   const double domains = std::ceil(n / k);
-  const double b_nvl = params_.nvlink_bytes_per_s;
+  const double b_nvl = params_.nvlink_bytes_per_s * nvlink_bw_frac_;
   const double b_net = scale_out_bytes_per_s();
   const double a_nvl = params_.nvlink_latency_s;
   const double a_net = params_.scale_out_latency_s;
@@ -76,7 +76,7 @@ std::uint64_t AlphaBetaCommModel::state_signature() const {
   // FNV-1a-style mix of the bit patterns of everything time_s reads.
   std::uint64_t h = 1469598103934665603ULL;
   for (double v : {params_.nvlink_bytes_per_s, params_.nvlink_latency_s, params_.scale_out_bytes_per_s,
-                   params_.scale_out_latency_s, scale_out_bw_frac_}) {
+                   params_.scale_out_latency_s, scale_out_bw_frac_, nvlink_bw_frac_}) {
     h ^= std::bit_cast<std::uint64_t>(v);
     h *= 1099511628211ULL;
   }

@@ -30,7 +30,7 @@
 //   ALL_TO_ALL      (n − 1)·α + max((k − 1)/n · S / B_nvl, (n − k)/n · S / B_net)
 //                   (α = α_net when the group spans domains, else α_nvl)
 //   SEND_RECV       α + S / B   (NVLink when both ranks share a domain, else the network)
-//   B_nvl = nvlink_gbps / 2 (per direction) × nvlink_efficiency_frac, in bytes/s
+//   B_nvl = nvlink_gbps / 2 (per direction) × nvlink_efficiency_frac × nvlink_bw_frac, in bytes/s
 //   B_net = nic_gbps × nic_efficiency_frac × scale_out_bw_frac, in bytes/s
 // (a failed plane of P leaves scale_out_bw_frac = (P − 1)/P of a GPU's scale-out bandwidth).
 // Units: seconds, bytes, bytes per second.
@@ -86,13 +86,16 @@ public:
   /// Share of each GPU's healthy scale-out bandwidth left (e.g. 7/8 with one of 8 planes failed).
   void set_scale_out_bw_frac(double frac) { scale_out_bw_frac_ = frac; }
   double scale_out_bw_frac() const { return scale_out_bw_frac_; }
+  /// Share of the NVLink domain's bandwidth left (a failed NVLink switch tray routed around).
+  void set_nvlink_bw_frac(double frac) { nvlink_bw_frac_ = frac; }
   const Params& params() const { return params_; }
-  double nvlink_bytes_per_s() const { return params_.nvlink_bytes_per_s; }
+  double nvlink_bytes_per_s() const { return params_.nvlink_bytes_per_s * nvlink_bw_frac_; }
   double scale_out_bytes_per_s() const { return params_.scale_out_bytes_per_s * scale_out_bw_frac_; }
 
 private:
   Params params_;
   double scale_out_bw_frac_ = 1.0;
+  double nvlink_bw_frac_ = 1.0;
 };
 
 /// Alpha-beta parameters of a scenario's hardware: NVLink from hardware.rack.nvlink_gbps, the scale-out

@@ -25,6 +25,10 @@ const KeyTable& job_keys() {
                  "required without model; derived with it"},
           KeyDef{"tokens_per_step", ValueType::NUMBER, "", nullptr, "tokens of one global batch, for tokens_per_s",
                  sim::positive(), {}, "without model: unknown (no tokens_per_s); derived with it"},
+          KeyDef{"nvlink_comm_frac", ValueType::NUMBER, "", 0.0,
+                 "without model: share of the healthy step in exposed NVLink communication; it stretches by "
+                 "1/share when a rack's NVLink runs degraded (nvlink_degraded_frac faults)",
+                 sim::fraction()},
           KeyDef{"scaleout_comm_frac", ValueType::NUMBER, "", 0.0,
                  "without model: share of the healthy step in exposed scale-out communication; the step "
                  "stretches by 1 + frac x (1/bw - 1) when fabric faults leave the slowest GPU a share bw",
@@ -79,13 +83,17 @@ std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
       if (j.has("parallelism")) j.problem("parallelism", "applies only to jobs with a model (/jobs/*/model)");
     } else {
       // One source of truth per number: with a model these are derived, never also given.
-      for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac"})
+      for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac",
+                              "nvlink_comm_frac"})
         if (j.has(key)) j.problem(key, "is derived from model; remove it (or remove model to use a measured value)");
     }
     if (auto v = j.optional_number("step_time_s")) job.step_time_s = *v;
     if (auto v = j.optional_number("model_flops_per_step")) job.model_flops_per_step = *v;
     if (auto v = j.optional_number("tokens_per_step")) job.tokens_per_step = *v;
     job.scaleout_comm_frac = j.number("scaleout_comm_frac");
+    job.nvlink_comm_frac = j.number("nvlink_comm_frac");
+    if (job.scaleout_comm_frac + job.nvlink_comm_frac > 1)
+      j.problem_here("scaleout_comm_frac + nvlink_comm_frac must not exceed 1 (shares of one step)");
     if (j.has("model")) {
       job.model = decode_model_job(j, job.gpus);
       job.step_time_s = 0;

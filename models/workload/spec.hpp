@@ -33,6 +33,9 @@ struct JobSpec {
   /// faults leave the job's slowest GPU a fraction f of its bandwidth, the step becomes
   /// step · (1 + scaleout_comm_frac · (1/f − 1)). Model jobs derive this from the step model instead.
   double scaleout_comm_frac = 0;
+  /// Measured jobs: share of the healthy step in exposed NVLink communication (a degraded NVLink
+  /// domain stretches it by 1/nvlink share).
+  double nvlink_comm_frac = 0;
   std::optional<ModelJobSpec> model; ///< set: the step time is derived from the model
   CheckpointSpec checkpoint;
 };

@@ -119,6 +119,7 @@ void TrainingJob::close_current() {
   case State::DETECTION: add(JobTime::DETECTION, dt); break;
   case State::WAITING: add(JobTime::WAITING, dt); break;
   case State::MAINTENANCE: add(JobTime::MAINTENANCE, dt); break;
+  case State::STOPPED: add(JobTime::WAITING, dt); break;
   case State::IDLE:
   case State::DONE: break;
   }
@@ -128,20 +129,21 @@ void TrainingJob::close_current() {
 void TrainingJob::transition(State next) {
   close_current();
   queue_->cancel(timer_);
+  queue_->cancel(stop_timer_);
   state_ = next;
 }
 
 void TrainingJob::start() {
   start_ = since_ = queue_->now();
   if (timing_.planned_every > 0) queue_->after(timing_.planned_every, [this] { planned_tick(); });
-  start_restart();
+  start_restart(0);
 }
 
-void TrainingJob::start_restart() {
+void TrainingJob::start_restart(sim::Tick extra) {
   transition(State::RESTART);
   remaining_ = timing_.interval;
   event("restart");
-  timer_ = queue_->after(timing_.restart, [this] { begin_cycle(); });
+  timer_ = queue_->after(timing_.restart + extra, [this] { begin_cycle(); });
 }
 
 void TrainingJob::begin_cycle() {
@@ -153,6 +155,7 @@ void TrainingJob::begin_cycle() {
   transition(State::CYCLE);
   origin_ = queue_->now();
   if (restarted) event("running");
+  arm_stop();
 }
 
 void TrainingJob::planned_tick() {
@@ -177,8 +180,68 @@ void TrainingJob::take_planned_stop() {
     close_current();
     commit_checkpoint(queue_->now());
     remaining_ = timing_.interval;
+    if (!stop_requests_.empty()) { // drains waiting for this checkpoint are served by the planned stop
+      auto requests = std::move(stop_requests_);
+      stop_requests_.clear();
+      for (auto& r : requests)
+        r();
+    }
     begin_maintenance();
   });
+}
+
+void TrainingJob::arm_stop() {
+  queue_->cancel(stop_timer_);
+  if (stop_requests_.empty() || state_ != State::CYCLE) return;
+  // Date of the next checkpoint's completion, by the cycle's arithmetic.
+  const sim::Tick done = remaining_ > 0 ? origin_ + wall_of(remaining_) + timing_.write
+                                        : origin_ + timing_.write - pending_checkpoint_;
+  stop_timer_ = queue_->at(done, [this] {
+    stop_timer_ = {};
+    close_current(); // commits the checkpoint completing now
+    serve_stops(true);
+  });
+}
+
+void TrainingJob::serve_stops(bool planned) {
+  if (planned) {
+    ++interruptions_planned_;
+    event("drained");
+  }
+  transition(State::STOPPED);
+  // Served in an event of their own: a request's callback may take GPUs or return capacity, and the
+  // job must not react before its own transition is complete.
+  queue_->after(0, [this] {
+    auto requests = std::move(stop_requests_);
+    stop_requests_.clear();
+    for (auto& r : requests)
+      r();
+    if (state_ == State::STOPPED) resume();
+  });
+}
+
+void TrainingJob::request_stop(std::function<void()> stopped) {
+  stop_requests_.push_back(std::move(stopped));
+  switch (state_) {
+  case State::CYCLE: arm_stop(); break;   // at the next checkpoint
+  case State::FINAL_WRITE:                // at the planned stop's checkpoint
+  case State::STALL: break;               // re-armed when the stall ends
+  case State::RESTART: serve_stops(false); break; // nothing to save: stop now, restart after
+  case State::STOPPED: break;
+  case State::IDLE:
+  case State::DETECTION:
+  case State::WAITING:
+  case State::MAINTENANCE:
+  case State::DONE: { // not training: the GPUs are free to take now
+    auto requests = std::move(stop_requests_);
+    stop_requests_.clear();
+    queue_->after(0, [requests = std::move(requests)] {
+      for (auto& r : requests)
+        r();
+    });
+    break;
+  }
+  }
 }
 
 void TrainingJob::begin_maintenance() {
@@ -198,8 +261,9 @@ void TrainingJob::resume() {
     begin_maintenance();
     return;
   }
-  if (hooks_.recover()) {
-    start_restart();
+  sim::Tick extra = 0;
+  if (hooks_.recover(extra)) {
+    start_restart(extra);
   } else {
     transition(State::WAITING);
     event("waiting");
@@ -221,9 +285,18 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
     ++interruptions_;
     ++interruptions_by_mode_[static_cast<std::size_t>(mode)];
     if (log_->enabled()) event("interruption", hooks_.cause_name(mode));
+    if (!stop_requests_.empty()) { // the job is stopped anyway: pending drains are served now
+      auto requests = std::move(stop_requests_);
+      stop_requests_.clear();
+      queue_->after(0, [requests = std::move(requests)] {
+        for (auto& r : requests)
+          r();
+      });
+    }
     break;
   }
-  case State::WAITING: transition(State::DETECTION); break;
+  case State::WAITING:
+  case State::STOPPED: transition(State::DETECTION); break;
   case State::DETECTION:
   case State::MAINTENANCE:
   case State::IDLE:
@@ -236,7 +309,8 @@ void TrainingJob::on_failure_detected(std::uint64_t id) {
 }
 
 void TrainingJob::on_capacity_changed() {
-  if (state_ == State::WAITING && hooks_.recover()) start_restart();
+  sim::Tick extra = 0;
+  if (state_ == State::WAITING && hooks_.recover(extra)) start_restart(extra);
 }
 
 void TrainingJob::set_slowdown(double slowdown) {
@@ -244,6 +318,7 @@ void TrainingJob::set_slowdown(double slowdown) {
   if (slowdown == slowdown_) return;
   if (state_ == State::CYCLE) close_current(); // progress so far at the old pace
   slowdown_ = slowdown;
+  arm_stop(); // the next checkpoint moved
 }
 
 void TrainingJob::stall(sim::Tick duration) {
@@ -261,7 +336,10 @@ void TrainingJob::stall(sim::Tick duration) {
   timer_ = queue_->at(until, [this] {
     transition(State::CYCLE);
     origin_ = queue_->now();
-    if (planned_due_) take_planned_stop();
+    if (planned_due_)
+      take_planned_stop();
+    else
+      arm_stop();
   });
 }
 

@@ -61,7 +61,9 @@ struct JobTiming {
 class TrainingJob {
 public:
   struct Hooks {
-    std::function<bool()> recover;                   ///< replace down GPUs; true when all the job's GPUs are up
+    /// Replaces down GPUs; true when all the job's GPUs are up. May add to the next restart's length
+    /// (`extra`: a warm spare's swap-in, a pre-flight health check).
+    std::function<bool(sim::Tick& extra)> recover;
     std::function<std::string(int mode)> cause_name; ///< name of a failure mode, for events
   };
 
@@ -81,6 +83,11 @@ public:
   /// Training makes no progress for `duration` (traffic rerouting around a fabric fault); the time is
   /// degraded (lost with the rest if a failure comes before the next checkpoint). Only while running.
   void stall(sim::Tick duration);
+  /// Asks the job to stop at its next checkpoint, losing no work (a drain for a planned repair).
+  /// `stopped` runs once the job no longer trains: right after that checkpoint, at once when it is not
+  /// running, or at an interruption that comes first. The job then recovers (its GPUs may have been
+  /// taken meanwhile) and restarts. A drain of a running job counts as a planned interruption.
+  void request_stop(std::function<void()> stopped);
   double slowdown() const { return slowdown_; }
   /// Closes the accounts at the end of the run.
   void finish();
@@ -101,7 +108,8 @@ public:
 private:
   /// CYCLE: running and checkpointing periodically; FINAL_WRITE: a last write before a planned stop;
   /// STALL: running but stalled (no progress) until traffic flows again.
-  enum class State { IDLE, RESTART, CYCLE, FINAL_WRITE, STALL, DETECTION, WAITING, MAINTENANCE, DONE };
+  /// STOPPED: drained, for the instant in which its stop requests are served.
+  enum class State { IDLE, RESTART, CYCLE, FINAL_WRITE, STALL, DETECTION, WAITING, MAINTENANCE, STOPPED, DONE };
 
   const JobSpec* spec_;
   JobTiming timing_;
@@ -116,6 +124,8 @@ private:
   sim::EventQueue::EventId timer_;
   double slowdown_ = 1.0;
   sim::Tick stall_until_ = 0;
+  std::vector<std::function<void()>> stop_requests_;
+  sim::EventQueue::EventId stop_timer_;
 
   // The current cycle (valid in CYCLE): its origin and the job's progress state at that origin.
   sim::Tick origin_ = 0;
@@ -140,10 +150,12 @@ private:
   void commit_checkpoint(sim::Tick at);
   void begin_cycle();
   void begin_maintenance();
-  void start_restart();
   void resume();
   void planned_tick();
   void take_planned_stop();
+  void arm_stop();
+  void serve_stops(bool planned);
+  void start_restart(sim::Tick extra);
   sim::Tick wall_of(sim::Tick progress) const;
   sim::Tick pending_work() const { return pending_productive_ + pending_degraded_ + pending_checkpoint_; }
   void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += dt; }

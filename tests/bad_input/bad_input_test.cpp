@@ -136,7 +136,8 @@ TEST_CASE("bad input: operations", "[unit][bad_input]") {
   CHECK(errors_with({"operations.spare_nodes=2"}) ==
         "t.json: /operations/spare_nodes: applies only to racks of kind \"hgx\"; nvl72 designs use spare_racks (got 2)\n");
   CHECK(errors_with({"operations.spare_racks=4"}) ==
-        "t.json: /operations/spare_racks: must leave racks for jobs: must be < 4 (the cluster's racks) (got 4)\n");
+        "t.json: /operations/spare_racks: must leave racks for jobs: warm and cold spares together must be < 4 (the "
+        "cluster's racks) (got 4)\n");
   CHECK(errors_with({"operations.repair_crews=-1"}) == "t.json: /operations/repair_crews: must be >= 0 (got -1)\n");
   CHECK(errors_with({"operations.planned_interval_h=0.1", "operations.planned_downtime_s=300"}) ==
         "t.json: /operations/planned_interval_h: must leave time to train: must exceed planned_downtime_s + "

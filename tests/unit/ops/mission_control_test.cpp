@@ -45,9 +45,10 @@ TEST_CASE("repairs queue for a limited number of crews, in detection order", "[u
   fx.failures.modes = {fixed(60, 1.0)};
   fx.ops.repair_crews = 1;
   std::vector<double> repaired_at_h;
-  ops::MissionControl mc(fx.ops, fx.failures, fx.layout, fx.health, fx.queue, fx.log, 1, 0,
-                         {[](const failure::Failure&) {},
-                          [&](const failure::Failure&) { repaired_at_h.push_back(sim::to_hours(fx.queue.now())); }});
+  ops::MissionControl::Listener listener;
+  listener.detected = [](const failure::Failure&) {};
+  listener.repaired = [&](const failure::Failure&) { repaired_at_h.push_back(sim::to_hours(fx.queue.now())); };
+  ops::MissionControl mc(fx.ops, fx.failures, fx.layout, fx.health, fx.queue, fx.log, 1, 0, listener);
   for (int g : {3, 5, 9})
     mc.on_failure(fx.fail(g));
   fx.queue.run_until(sim::hours_to_ticks(10));
@@ -66,11 +67,12 @@ TEST_CASE("repairs queue for a limited number of crews, in detection order", "[u
 TEST_CASE("a zero-length repair completes at detection, before jobs hear of it", "[unit][mission_control]") {
   Fixture fx;
   fx.failures.modes = {fixed(600, 0.0)};
-  ops::MissionControl mc(fx.ops, fx.failures, fx.layout, fx.health, fx.queue, fx.log, 1, 0,
-                         {[&](const failure::Failure&) {
-                            fx.order.push_back(fx.health.up(4) ? "detected(up)" : "detected(down)");
-                          },
-                          [&](const failure::Failure&) { fx.order.push_back("repaired"); }});
+  ops::MissionControl::Listener listener;
+  listener.detected = [&](const failure::Failure&) {
+    fx.order.push_back(fx.health.up(4) ? "detected(up)" : "detected(down)");
+  };
+  listener.repaired = [&](const failure::Failure&) { fx.order.push_back("repaired"); };
+  ops::MissionControl mc(fx.ops, fx.failures, fx.layout, fx.health, fx.queue, fx.log, 1, 0, listener);
   mc.on_failure(fx.fail(4));
   fx.queue.run_until(sim::to_ticks(599));
   CHECK(fx.order.empty());

@@ -25,7 +25,7 @@ struct Fixture {
     timing.restart = sim::to_ticks(50);
   }
   void start() {
-    workload::TrainingJob::Hooks hooks{[this] { return healthy; }, [](int) { return std::string("m"); }};
+    workload::TrainingJob::Hooks hooks{[this](sim::Tick&) { return healthy; }, [](int) { return std::string("m"); }};
     job = std::make_unique<workload::TrainingJob>(spec, timing, 1, q, log, hooks);
     job->start();
   }
