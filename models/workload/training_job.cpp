@@ -193,6 +193,7 @@ void TrainingJob::take_planned_stop() {
 void TrainingJob::arm_stop() {
   queue_->cancel(stop_timer_);
   if (stop_requests_.empty() || state_ != State::CYCLE) return;
+  close_current(); // bring the lazy cycle up to now: its origin becomes now
   // Date of the next checkpoint's completion, by the cycle's arithmetic.
   const sim::Tick done = remaining_ > 0 ? origin_ + wall_of(remaining_) + timing_.write
                                         : origin_ + timing_.write - pending_checkpoint_;

@@ -79,3 +79,45 @@ TEST_CASE("a zero-length repair completes at detection, before jobs hear of it",
   fx.queue.run_until(sim::to_ticks(600));
   CHECK(fx.order == std::vector<std::string>{"repaired", "detected(up)"});
 }
+
+TEST_CASE("a repair pipeline's mean time to repair matches its stage algebra", "[unit][mission_control]") {
+  // Stages: triage 0.1 h (no crew, succeeds 30%), reset 0.5 h (50%), tray swap 4 h (90%), RMA 72 h (100%).
+  // E[repair] = Σ_i P(reach i)·d_i = 0.1 + 0.7·0.5 + 0.35·4 + 0.035·72 = 4.37 h.
+  // Per-repair sd from the algebra of a discrete mixture: E[X²] = Σ P(end at i)·(Σ_{k<=i} d_k)², with
+  // ends 0.3 @ 0.1, 0.35 @ 0.6, 0.315 @ 4.6, 0.035 @ 76.6: E[X²] = 215.99, sd = √(215.99 − 4.37²) = 14.04 h.
+  Fixture fx;
+  failure::FailureModeSpec m = fixed(0, 0);
+  m.repair_pipeline = true;
+  fx.failures.modes = {m};
+  auto stage = [](const char* name, double h, double success, bool crew) {
+    ops::RepairStage st;
+    st.name = name;
+    st.duration_h = h;
+    st.success_frac = success;
+    st.crew = crew;
+    return st;
+  };
+  fx.ops.repair_pipeline = {stage("triage", 0.1, 0.3, false), stage("reset", 0.5, 0.5, true),
+                            stage("tray_swap", 4, 0.9, true), stage("rma", 72, 1.0, true)};
+  CHECK(ops::pipeline_mean_h(fx.ops.repair_pipeline) == Approx(4.37));
+  ops::MissionControl::Listener listener;
+  listener.detected = [](const failure::Failure&) {};
+  listener.repaired = [](const failure::Failure&) {};
+  ops::MissionControl mc(fx.ops, fx.failures, fx.layout, fx.health, fx.queue, fx.log, 1, 0, listener);
+  const int n = 20000;
+  for (int i = 0; i < n; ++i) {
+    failure::Failure f;
+    f.id = static_cast<std::uint64_t>(i);
+    f.mode = 0;
+    f.unit = i % 72;
+    f.gpus = {i % 72, 1};
+    f.time = fx.queue.now();
+    fx.health.fail(f.gpus);
+    mc.on_failure(f);
+  }
+  fx.queue.run_until(sim::hours_to_ticks(10000));
+  const auto& s = mc.stats()[0];
+  REQUIRE(s.repaired == static_cast<std::uint64_t>(n));
+  CHECK(sim::to_hours(s.time_to_repair) / n == Approx(4.37).margin(4 * 14.04 / std::sqrt(n)));
+  CHECK(fx.health.down_gpus() == 0);
+}

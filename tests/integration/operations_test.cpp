@@ -1,0 +1,212 @@
+// Operations (issue 6): detection kinds, remediation, lemons, predicted failures, spares — each against
+// a result derived by hand or from the simulated history itself.
+#include "tests/support/simulate.hpp"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+
+using namespace dcsim;
+using workload::JobTime;
+
+namespace {
+
+double job_h(const ledger::ReplicaResult& r, JobTime state) {
+  return sim::to_hours(r.jobs[0].time[static_cast<std::size_t>(state)]);
+}
+
+/// 4 NVL72 racks with 8 in-rack spares each, one 256-GPU job; `failures` and `operations` are JSON.
+Scenario ops_scenario(const std::string& failures, const std::string& operations, const std::string& job_extra,
+                      int replicas, double duration_h, bool events = false) {
+  return test::scenario_from_text(fmt::format(R"({{
+    "name": "ops", "seed": 3, "replicas": {}, "duration_h": {},
+    "hardware": {{ "gpu": {{ "model": "gb200" }}, "rack": {{ "kind": "nvl72", "spare_gpus": 8 }} }},
+    "cluster": {{ "racks": 4 }},
+    "failures": {{ "modes": [ {} ] }},
+    "operations": {},
+    "jobs": [ {{ "name": "j", "gpus": 256, "step_time_s": 1, "model_flops_per_step": 1e15 {} }} ],
+    "output": {{ "timeseries_interval_s": 0, "events": {} }}
+  }})",
+                                              replicas, duration_h, failures, operations, job_extra,
+                                              events ? "true" : "false"));
+}
+
+} // namespace
+
+TEST_CASE("perfect detection, instant spares, no rework: goodput = 1 - restarts x recovery / wall", "[scenario][ops]") {
+  // Detection 0 s, in-rack spares swapped in at once, a checkpoint after every step of 1 µs with a free
+  // write: each failure costs exactly the restart R = 300 s (plus less than 1 µs of rework). With the
+  // initial launch: goodput = 1 − (interruptions + 1)·R / T, exactly as long as no failure lands during
+  // a restart (checked: the restart ledger then holds exactly (n + 1)·R).
+  Scenario s = ops_scenario(R"({ "name": "gpu", "scope": "gpu", "mtbf_h": 200000, "detect_s": 0, "repair_h": 1 })",
+                            R"({ "restart_s": 300 })", "", 4, 2000);
+  s.jobs[0].step_time_s = 1e-6;
+  s.jobs[0].checkpoint = {false, 1e-6, 0};
+  int checked = 0;
+  for (const auto& r : test::simulate(s)) {
+    test::require_conserved(r);
+    const double n = static_cast<double>(r.jobs[0].interruptions);
+    REQUIRE(n > 0);
+    ++checked;
+    const double wall_s = sim::to_seconds(r.jobs[0].wall);
+    if (job_h(r, JobTime::RESTART) * 3600 != Approx((n + 1) * 300).epsilon(1e-12)) { // a failure hit a restart
+      --checked;
+      continue;
+    }
+    CHECK(job_h(r, JobTime::REWORK) * 3600 < n * 1e-6 + 1e-9);
+    const double goodput = ledger::job_metrics(r.jobs[0], r.peak_flops_per_gpu)[0].second;
+    CHECK(goodput == Approx(1.0 - (n + 1) * 300 / wall_s).epsilon(1e-9));
+  }
+  CHECK(checked >= 3);
+}
+
+TEST_CASE("a hang is caught by the collective timeout", "[scenario][ops]") {
+  // Every interruption is a hang detected after collective_timeout_s = 900 s (not detect_s = 10 s): the
+  // detection ledger holds ~900 s per interruption (failures during detection extend it slightly).
+  const Scenario s = ops_scenario(
+      R"({ "name": "hang", "scope": "gpu", "kind": "hang", "mtbf_h": 20000, "detect_s": 10, "repair_h": 0.5 })",
+      R"({ "restart_s": 60, "collective_timeout_s": 900 })", "", 2, 2000);
+  for (const auto& r : test::simulate(s)) {
+    const double n = static_cast<double>(r.jobs[0].interruptions);
+    REQUIRE(n > 5);
+    CHECK(job_h(r, JobTime::DETECTION) * 3600 / n == Approx(900).epsilon(0.05));
+  }
+}
+
+TEST_CASE("straggler detection off vs on changes degraded time by the expected amount", "[scenario][ops]") {
+  // Gray faults make a GPU 2x slower and the synchronous job runs at its pace: while a straggler is in
+  // the job, half of its running time is degraded. Without straggler detection the first straggler to
+  // land on the job stays for the rest of the run: degraded = (T − t₁) x 1/2 x τ/(τ+δ) (writes are not
+  // slowed; τ = 1,800 s, δ = 30 s), less the time the job is stopped. With detection (300 s) each
+  // straggler on the job is replaced after 300 s by stopping the job (an interruption): its slow time
+  // becomes rework unless a checkpoint came in between, so degraded ≤ n x 300 s x 1/2 and the job is
+  // interrupted once per straggler. t₁ comes from the detection run's history (same seeds): its first
+  // interruption, 300 s after the first straggler landed on the job.
+  const std::string mode = R"({ "name": "gray", "scope": "gpu", "kind": "gray", "gray_slowdown": 2, "mtbf_h": 200000,
+                                "detect_s": 0, "repair_h": 1 })";
+  const std::string job = R"(, "checkpoint": { "interval_s": 1800, "write_s": 30 })";
+  const auto results = test::simulate_all({ops_scenario(mode, R"({ "restart_s": 60, "straggler_detect_s": 300 })", job, 4, 2000, true),
+                                           ops_scenario(mode, R"({ "restart_s": 60, "straggler_detection": false })", job, 4, 2000, true)});
+  int checked = 0;
+  for (std::size_t i = 0; i < results[0].size(); ++i) {
+    const auto& on = results[0][i];
+    const auto& off = results[1][i];
+    double first_interruption = -1;
+    for (const auto& e : on.events)
+      if (e.kind == "interruption") {
+        first_interruption = sim::to_seconds(e.time);
+        break;
+      }
+    const double n = static_cast<double>(on.jobs[0].interruptions);
+    CHECK(off.jobs[0].interruptions == 0);
+    CHECK(job_h(on, JobTime::DEGRADED) * 3600 <= n * 300 * 0.5 + 1e-6);
+    if (first_interruption < 0) {
+      CHECK(job_h(off, JobTime::DEGRADED) == 0);
+      continue;
+    }
+    ++checked;
+    const double t1 = first_interruption - 300;
+    const double off_expected_s = (sim::to_seconds(off.duration) - t1) * 0.5 * 1800.0 / 1830.0;
+    INFO(fmt::format("stragglers on the job {}, degraded on {:.0f} s, off {:.0f} s (expected {:.0f})", n,
+                     job_h(on, JobTime::DEGRADED) * 3600, job_h(off, JobTime::DEGRADED) * 3600, off_expected_s));
+    CHECK(job_h(off, JobTime::DEGRADED) * 3600 == Approx(off_expected_s).epsilon(0.02));
+  }
+  CHECK(checked >= 2);
+}
+
+TEST_CASE("lemons: the failure rate decays toward the good units' rate as lemons are retired or fixed", "[scenario][ops]") {
+  // 15% of GPUs fail 6x as often: the initial rate is (0.85 + 0.15 x 6) = 1.75 x the good rate. Lemon
+  // detection retires a GPU after 2 failures within 2,000 h and replaces it with a good one; a repair
+  // fixes a lemon half the time. Failures per quarter of the run must fall, the last quarter's toward
+  // the good rate (N x T/4 / MTBF = 288 x 2,500 / 10,000 = 72 per replica) and well below the first.
+  const Scenario s = ops_scenario(
+      R"({ "name": "gpu", "scope": "gpu", "mtbf_h": 10000, "lemon_frac": 0.15, "lemon_factor": 6, "detect_s": 60, "repair_h": 2 })",
+      R"({ "restart_s": 60, "lemon_retire_failures": 2, "lemon_window_h": 2000, "lemon_fix_frac": 0.5, "retire_replace_h": 24 })",
+      "", 6, 10000, true);
+  std::vector<double> quarters(4, 0);
+  double first_500_h = 0;
+  for (const auto& r : test::simulate(s))
+    for (const auto& e : r.events)
+      if (e.kind == "failure") {
+        quarters[std::min<std::size_t>(3, static_cast<std::size_t>(sim::to_hours(e.time) / 2500))] += 1.0 / 6;
+        if (sim::to_hours(e.time) < 500) first_500_h += 1.0 / 6;
+      }
+  INFO(fmt::format("failures per replica: first 500 h {:.1f}; quarters {:.1f} {:.1f} {:.1f} {:.1f}", first_500_h,
+                   quarters[0], quarters[1], quarters[2], quarters[3]));
+  // Before detection has caught many: 1.75 x 288 GPUs x 500 h / 10,000 h = 25.2 per replica (sd ~2 over 6).
+  CHECK(first_500_h == Approx(25.2).epsilon(0.25));
+  CHECK(quarters[1] < quarters[0]);
+  CHECK(quarters[3] < quarters[1]);
+  CHECK(quarters[3] < 0.8 * quarters[0]);
+  CHECK(quarters[3] == Approx(72).epsilon(0.2)); // the good units' rate
+}
+
+TEST_CASE("predicted failures are drained at the next checkpoint: no rework", "[scenario][ops]") {
+  // Every failure predicted 6 h ahead, checkpoints every 30 min: the job always reaches a checkpoint
+  // before the failure, stops there (a planned interruption), swaps the GPU, and loses nothing.
+  // With a 1-minute lead most failures come before the checkpoint and interrupt the job.
+  const std::string base = R"({ "name": "gpu", "scope": "gpu", "mtbf_h": 50000, "detect_s": 60, "repair_h": 2,
+                               "predicted_frac": 1, "lead_time_h": LEAD })";
+  auto with_lead = [&](const char* lead) {
+    std::string m = base;
+    m.replace(m.find("LEAD"), 4, lead);
+    return ops_scenario(m, R"({ "restart_s": 60 })", R"(, "checkpoint": { "interval_s": 1800, "write_s": 30 })", 2, 2000);
+  };
+  const auto results = test::simulate_all({with_lead("6"), with_lead("0.0167")});
+  for (const auto& r : results[0]) {
+    test::require_conserved(r);
+    CHECK(r.jobs[0].interruptions == 0);
+    CHECK(job_h(r, JobTime::REWORK) == 0);
+    CHECK(r.jobs[0].interruptions_planned > 5);
+  }
+  for (const auto& r : results[1])
+    CHECK(r.jobs[0].interruptions > r.jobs[0].interruptions_planned);
+}
+
+TEST_CASE("latent faults: health checks find them before they fail", "[scenario][ops]") {
+  // Latent GPU faults turn into failures after 100 h on average. Active checks every 24 h find those on
+  // free GPUs (the in-rack spares); restarts check the job's GPUs. With checks fewer faults interrupt.
+  const std::string mode = R"({ "name": "latent", "scope": "gpu", "kind": "latent", "latent_fail_h": 100,
+                                "mtbf_h": 20000, "detect_s": 60, "repair_h": 2 })";
+  const auto results = test::simulate_all({ops_scenario(mode, R"({ "restart_s": 60 })", "", 3, 4000),
+                                           ops_scenario(mode, R"({ "restart_s": 60, "health_check_interval_h": 24 })", "", 3, 4000)});
+  double without = 0, with = 0;
+  std::uint64_t found = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    without += static_cast<double>(results[0][i].jobs[0].interruptions);
+    with += static_cast<double>(results[1][i].jobs[0].interruptions);
+  }
+  (void)found;
+  INFO(fmt::format("interruptions without checks {:.0f}, with {:.0f}", without, with));
+  CHECK(with < without);
+}
+
+TEST_CASE("no warm spare left: the job waits for a cold spare", "[scenario][ops]") {
+  // Racks fail for 1,000 h (rack MTBF 2,000 h); no warm spare, one cold spare rack brought in 12 h after
+  // it is needed. At the first rack failure on the job it waits exactly 12 h (from its "waiting" event to
+  // its restart on the cold rack); later ones find no spare at all.
+  const Scenario s = test::scenario_from_text(R"({
+    "name": "cold", "seed": 9, "replicas": 6, "duration_h": 1000,
+    "hardware": { "gpu": { "model": "gb200" }, "rack": { "kind": "nvl72", "spare_gpus": 8 } },
+    "cluster": { "racks": 4 },
+    "failures": { "modes": [ { "name": "rack", "scope": "rack", "mtbf_h": 2000, "detect_s": 60, "repair_h": 1000 } ] },
+    "operations": { "restart_s": 60, "cold_spare_racks": 1, "cold_swap_h": 12 },
+    "jobs": [ { "name": "j", "gpus": 192, "step_time_s": 1, "model_flops_per_step": 1e15 } ],
+    "output": { "timeseries_interval_s": 0, "events": true }
+  })");
+  int checked = 0;
+  for (const auto& r : test::simulate(s)) {
+    test::require_conserved(r);
+    double waiting_at = -1;
+    for (const auto& e : r.events) {
+      if (e.kind == "waiting" && waiting_at < 0) waiting_at = sim::to_hours(e.time);
+      if (e.kind == "restart" && waiting_at >= 0) {
+        CHECK(sim::to_hours(e.time) - waiting_at == Approx(12).margin(1e-6));
+        ++checked;
+        break;
+      }
+    }
+  }
+  CHECK(checked >= 1);
+}
