@@ -26,9 +26,9 @@ std::string MissionControl::component(const failure::Failure& f) const {
 
 const std::string& MissionControl::scope(const failure::Failure& f) const { return mode(f).scope_name; }
 
-void MissionControl::note(const char* kind, const failure::Failure& f, std::string detail) {
+void MissionControl::note(const char* kind, const Active& a, std::string detail) {
   if (!log_->enabled()) return;
-  log_->add({queue_->now(), kind, component(f), scope(f), "", detail.empty() ? mode(f).name : std::move(detail)});
+  log_->add({queue_->now(), kind, a.name, scope(a.f), "", detail.empty() ? mode(a.f).name : std::move(detail)});
 }
 
 hardware::GpuRange MissionControl::rack_of(const failure::Failure& f) const {
@@ -49,9 +49,12 @@ void MissionControl::start() {
 void MissionControl::on_failure(const failure::Failure& f) {
   const auto& m = mode(f);
   ++stats_[static_cast<std::size_t>(f.mode)].failures;
-  if (log_->enabled()) log_->add({f.time, "failure", component(f), scope(f), "", m.name});
   Active a;
   a.f = f;
+  if (log_->enabled()) {
+    a.name = component(f);
+    log_->add({f.time, "failure", a.name, scope(f), "", m.name});
+  }
   if (m.takes_down()) {
     a.down = f.gpus;
     a.down_at_strike = true;
@@ -76,7 +79,7 @@ void MissionControl::on_failure(const failure::Failure& f) {
       Active& l = active_.at(id);
       l.timer = {};
       take_down(l, l.f.gpus); // the latent fault becomes a failure
-      note("latent_failure", l.f);
+      note("latent_failure", l);
       listener_.taken_down(l.f);
       l.timer = queue_->after(sim::to_ticks(mode(l.f).detect_s), [this, id] { detect(id); });
     });
@@ -89,7 +92,7 @@ void MissionControl::on_failure(const failure::Failure& f) {
 void MissionControl::detect(std::uint64_t id) {
   Active& a = active_.at(id);
   a.timer = {};
-  note("detection", a.f);
+  note("detection", a);
   const bool nvlink_degraded = mode(a.f).nvlink_degraded_frac > 0;
   if (!nvlink_degraded && retire_if_lemon(id)) {
     listener_.detected(active_.at(id).f);
@@ -130,7 +133,7 @@ void MissionControl::begin_repair(std::uint64_t id) {
 void MissionControl::start_fixed(std::uint64_t id) {
   Active& a = active_.at(id);
   ++busy_;
-  if (log_->enabled()) note("repair_start", a.f, fmt::format("{} {:.3f} h", mode(a.f).name, sim::to_hours(a.duration)));
+  if (log_->enabled()) note("repair_start", a, fmt::format("{} {:.3f} h", mode(a.f).name, sim::to_hours(a.duration)));
   a.timer = queue_->after(a.duration, [this, id] {
     active_.at(id).timer = {};
     release_crew();
@@ -166,7 +169,7 @@ void MissionControl::start_stage(std::uint64_t id, int stage) {
   draw.repair_sigma = st.sigma;
   const sim::Tick duration = sim::hours_to_ticks(draw.draw_repair_h(repair_rng_[static_cast<std::size_t>(a.f.mode)]));
   a.stage = stage;
-  if (log_->enabled()) note("repair_stage", a.f, fmt::format("{} {} {:.3f} h", mode(a.f).name, st.name, sim::to_hours(duration)));
+  if (log_->enabled()) note("repair_stage", a, fmt::format("{} {} {:.3f} h", mode(a.f).name, st.name, sim::to_hours(duration)));
   a.timer = queue_->after(duration, [this, id, stage] { end_stage(id, stage); });
 }
 
@@ -185,7 +188,7 @@ void MissionControl::end_stage(std::uint64_t id, int stage) {
     complete(id, rng.bernoulli(st.escape_frac));
     return;
   }
-  note("escalation", a.f, fmt::format("{} {} failed", mode(a.f).name, st.name));
+  note("escalation", a, fmt::format("{} {} failed", mode(a.f).name, st.name));
   request_stage(id, stage + 1);
 }
 
@@ -214,7 +217,7 @@ void MissionControl::complete(std::uint64_t id, bool escaped) {
   if (injector_ && !escaped && injector_->is_lemon(a.f.mode, a.f.unit) && rng.bernoulli(ops_->lemon_fix_frac))
     injector_->fix_lemon(a.f.mode, a.f.unit);
   if (a.down.count > 0) health_->repair(a.down);
-  note("repair_done", a.f, escaped ? mode(a.f).name + " (still faulty)" : std::string{});
+  note("repair_done", a, escaped ? mode(a.f).name + " (still faulty)" : std::string{});
   if (injector_) {
     injector_->renew(a.f);
     if (escaped)
@@ -235,7 +238,7 @@ bool MissionControl::retire_if_lemon(std::uint64_t id) {
   if (static_cast<int>(dates.size()) < ops_->lemon_retire_failures) return false;
   dates.clear();
   ++stats_[static_cast<std::size_t>(a.f.mode)].retired;
-  note("retire", a.f);
+  note("retire", a);
   active_.at(id).timer = queue_->after(sim::hours_to_ticks(ops_->retire_replace_h), [this, id] {
     Active& r = active_.at(id);
     r.timer = {};
@@ -254,17 +257,18 @@ void MissionControl::on_predicted(int mode_index, int unit, sim::Tick date) {
   f.unit = unit;
   f.gpus = layout_->unit_range(m.scope, unit);
   f.time = queue_->now();
-  note("prediction", f, fmt::format("{} due in {:.3f} h", m.name, sim::to_hours(date - queue_->now())));
-  auto take = [this, f] {
-    if (!injector_ || !injector_->take_unit(f.mode, f.unit)) return; // it failed first: the failure path has it
-    ++stats_[static_cast<std::size_t>(f.mode)].predicted;
-    Active a;
-    a.f = f;
-    a.predicted = true;
-    active_.emplace(f.id, std::move(a));
-    take_down(active_.at(f.id), f.gpus);
-    note("proactive_repair", f);
-    begin_repair(f.id);
+  Active a;
+  a.f = f;
+  a.predicted = true;
+  if (log_->enabled()) a.name = component(f);
+  note("prediction", a, fmt::format("{} due in {:.3f} h", m.name, sim::to_hours(date - queue_->now())));
+  auto take = [this, a] {
+    if (!injector_ || !injector_->take_unit(a.f.mode, a.f.unit)) return; // it failed first: the failure path has it
+    ++stats_[static_cast<std::size_t>(a.f.mode)].predicted;
+    active_.emplace(a.f.id, a);
+    take_down(active_.at(a.f.id), a.f.gpus);
+    note("proactive_repair", a);
+    begin_repair(a.f.id);
   };
   if (listener_.is_free(f.gpus))
     take();
@@ -277,7 +281,7 @@ void MissionControl::found(std::uint64_t id) {
   queue_->cancel(a.timer);
   ++stats_[static_cast<std::size_t>(a.f.mode)].found;
   take_down(a, a.f.gpus);
-  note("found", a.f);
+  note("found", a);
   detect(id);
 }
 

@@ -94,6 +94,7 @@ private:
     sim::EventQueue::EventId timer;
     int stage = -1;               ///< pipeline stage in progress
     sim::Tick duration = 0;       ///< fixed repair: its drawn duration
+    std::string name;             ///< the component's name (events), computed once
   };
 
   const OperationsSpec* ops_;
@@ -133,7 +134,7 @@ private:
   hardware::GpuRange rack_of(const failure::Failure& f) const;
   std::string component(const failure::Failure& f) const;
   const std::string& scope(const failure::Failure& f) const;
-  void note(const char* kind, const failure::Failure& f, std::string detail = {});
+  void note(const char* kind, const Active& a, std::string detail = {});
 };
 
 } // namespace dcsim::ops

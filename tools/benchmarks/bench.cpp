@@ -89,12 +89,32 @@ std::string case_b() {
     "output": {"timeseries_interval_s": 3600, "events": true}})";
 }
 
+/// Case (c), issue 6: 4,096 HGX servers, 256 days, 0.01 failures per server-day with 15% lemons failing
+/// 6x as often, 16 warm standby servers, a fixed 20-minute recovery (restart), and a two-stage repair:
+/// an automatic reset (15 min, no crew, fixes 20%), then a manual repair (4 h) for the other 80%.
+std::string case_c() {
+  return R"({"name": "bench-c", "duration_h": 6144,
+    "hardware": {"gpu": {"model": "h100-sxm"}, "rack": {"kind": "hgx", "gpus_per_node": 8, "nodes_per_rack": 4}},
+    "cluster": {"racks": 1024},
+    "failures": {"modes": [{"name": "server", "scope": "node", "rate_per_node_day": 0.01, "lemon_frac": 0.15,
+                             "lemon_factor": 6, "detect_s": 0, "repair_pipeline": true}]},
+    "operations": {"restart_s": 1200, "spare_nodes": 16,
+                   "repair_pipeline": [{"name": "auto_reset", "duration_h": 0.25, "success_frac": 0.2, "crew": false},
+                                       {"name": "manual", "duration_h": 4, "success_frac": 1}]},
+    "jobs": [{"name": "all", "gpus": 32640, "step_time_s": 5, "model_flops_per_step": 1e18,
+              "checkpoint": {"interval_s": "auto", "write_s": 30}}],
+    "output": {"timeseries_interval_s": 3600, "events": true}})";
+}
+
 std::vector<Case> cases() {
   return {
       {"a", "1,820 NVL72 racks (131,040 GPUs), 14 days, one job on all 116,480 usable GPUs, Llama-3 failure mix",
        "<= 5 s and <= 2 GiB per replica", 5.0, 2048, true, case_a},
       {"b", "4,096 HGX servers of 8 GPUs, 256 days, 0.01 failures per server-day", "<= 0.1 s per replica", 0.1, 0,
        false, case_b},
+      {"c", "4,096 HGX servers, 256 days, 0.01 failures per server-day, 15% lemons at 6x, 16 warm standbys, "
+            "20-min recovery, two-stage repair",
+       "<= 0.2 s per replica", 0.2, 0, false, case_c},
   };
 }
 
