@@ -467,13 +467,9 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
 
   // Exact conservation checks (integer GPU·µs): failing one is a bug, never a property of the input.
   ledger::GpuTicks allocated = 0;
-  for (const auto& job : jobs) {
-    sim::Tick sum = 0;
-    for (auto t : job->time())
-      sum += t;
-    if (sum != job->wall()) throw std::logic_error(fmt::format("ledger of job {} not conserved", job->spec().name));
-    allocated += static_cast<ledger::GpuTicks>(job->spec().gpus) * job->wall();
-  }
+  for (const auto& job : jobs)
+    for (auto t : job->gpu_time())
+      allocated += t;
   if (cluster.gpu_ticks(sched::Category::ALLOCATED) != allocated ||
       cluster.total() != static_cast<ledger::GpuTicks>(layout_.gpus()) * end)
     throw std::logic_error("cluster ledger not conserved");
@@ -484,7 +480,11 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     o.name = job.spec().name;
     o.gpus = job.spec().gpus;
     o.wall = job.wall();
-    o.time = job.time();
+    o.queued = job.queued_time();
+    o.completed_at = job.completed_at();
+    o.reallocations = job.reallocations();
+    for (int st = 0; st < workload::JOB_TIME_STATES; ++st)
+      o.gpu_h[static_cast<std::size_t>(st)] = ledger::to_gpu_hours(job.gpu_time()[static_cast<std::size_t>(st)]);
     o.interruptions = job.interruptions();
     o.interruptions_planned = job.interruptions_planned();
     o.checkpoints = job.checkpoints();

@@ -12,7 +12,6 @@ using workload::JobTime;
 
 namespace {
 constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double TICKS_PER_H = static_cast<double>(sim::TICKS_PER_S) * 3600.0;
 
 // JSON has no NaN or infinity: encode them as strings.
 Json encode_double(double v) {
@@ -30,15 +29,14 @@ double decode_double(const Json& j) {
 }
 } // namespace
 
-double job_state_gpu_h(const JobOutcome& job, JobTime state) {
-  return static_cast<double>(job.gpus) * static_cast<double>(job.time[static_cast<std::size_t>(state)]) / TICKS_PER_H;
-}
+double job_state_gpu_h(const JobOutcome& job, JobTime state) { return job.gpu_h[static_cast<std::size_t>(state)]; }
 
 Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
   const double wall_s = sim::to_seconds(job.wall);
-  const double goodput =
-      job.wall > 0 ? static_cast<double>(job.time[static_cast<std::size_t>(JobTime::PRODUCTIVE)]) / static_cast<double>(job.wall)
-                   : NaN;
+  double held_gpu_h = 0;
+  for (double h : job.gpu_h)
+    held_gpu_h += h;
+  const double goodput = held_gpu_h > 0 ? job.gpu_h[static_cast<std::size_t>(JobTime::PRODUCTIVE)] / held_gpu_h : NaN;
   const double peak = job.peak_flops_per_gpu > 0 ? job.peak_flops_per_gpu : peak_flops_per_gpu;
   const double mfu = job.model_flops_per_step / (job.step_time_s * job.gpus * peak);
   const double tokens_per_s = job.tokens_per_step > 0 ? job.tokens_per_step / job.step_time_s : NaN;
@@ -55,6 +53,8 @@ Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
       {"expected_job_mtbf_h", job.expected_mtbf_h},
       {"checkpoint_interval_s", job.checkpoint_interval_s},
       {"checkpoints", static_cast<double>(job.checkpoints)},
+      {"queue_h", sim::to_hours(job.queued)},
+      {"completion_h", job.completed_at >= 0 ? sim::to_hours(job.completed_at) : NaN},
   };
   for (int s = 0; s < workload::JOB_TIME_STATES; ++s)
     m.emplace_back("ledger_" + std::string(workload::job_time_name(static_cast<JobTime>(s))) + "_gpu_h",
@@ -88,8 +88,9 @@ Metrics cluster_metrics(const ReplicaResult& r) {
   std::uint64_t failures = 0;
   for (const auto& job : r.jobs) {
     productive_gpu_h += job_state_gpu_h(job, JobTime::PRODUCTIVE);
-    retained_flops += job.model_flops_per_step *
-                      sim::to_seconds(job.time[static_cast<std::size_t>(JobTime::PRODUCTIVE)]) / job.step_time_s;
+    // Productive GPU-seconds / GPUs asked = seconds of full-size steps.
+    retained_flops += job.model_flops_per_step * job.gpu_h[static_cast<std::size_t>(JobTime::PRODUCTIVE)] * 3600.0 /
+                      job.gpus / job.step_time_s;
   }
   for (const auto& m : r.modes)
     failures += m.failures;
@@ -117,7 +118,10 @@ std::string to_json(const ReplicaResult& r) {
     jobs.push_back({{"name", job.name},
                     {"gpus", job.gpus},
                     {"wall", job.wall},
-                    {"time", job.time},
+                    {"queued", job.queued},
+                    {"completed_at", job.completed_at},
+                    {"reallocations", job.reallocations},
+                    {"gpu_h", job.gpu_h},
                     {"interruptions", job.interruptions},
                     {"interruptions_planned", job.interruptions_planned},
                     {"checkpoints", job.checkpoints},
@@ -160,7 +164,10 @@ ReplicaResult replica_from_json(const std::string& text) {
     job.name = jj.at("name").get<std::string>();
     job.gpus = jj.at("gpus").get<int>();
     job.wall = jj.at("wall").get<sim::Tick>();
-    job.time = jj.at("time").get<std::array<sim::Tick, workload::JOB_TIME_STATES>>();
+    job.queued = jj.at("queued").get<sim::Tick>();
+    job.completed_at = jj.at("completed_at").get<sim::Tick>();
+    job.reallocations = jj.at("reallocations").get<int>();
+    job.gpu_h = jj.at("gpu_h").get<std::array<double, workload::JOB_TIME_STATES>>();
     job.interruptions = jj.at("interruptions").get<std::uint64_t>();
     job.interruptions_planned = jj.at("interruptions_planned").get<std::uint64_t>();
     job.checkpoints = jj.at("checkpoints").get<std::uint64_t>();

@@ -26,9 +26,12 @@ namespace dcsim::ledger {
 
 struct JobOutcome {
   std::string name;
-  int gpus = 0;
-  sim::Tick wall = 0;
-  std::array<sim::Tick, workload::JOB_TIME_STATES> time{};
+  int gpus = 0;                ///< GPUs asked (full size)
+  sim::Tick wall = 0;          ///< time holding GPUs
+  sim::Tick queued = 0;        ///< time queued without GPUs
+  sim::Tick completed_at = -1; ///< when its work was done (-1: not done, or open-ended)
+  int reallocations = 0;       ///< resizes and releases (0: held its full size throughout)
+  std::array<double, workload::JOB_TIME_STATES> gpu_h{}; ///< GPU-hours in each ledger state
   std::uint64_t interruptions = 0;
   std::uint64_t interruptions_planned = 0;
   std::uint64_t checkpoints = 0;

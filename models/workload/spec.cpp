@@ -9,6 +9,7 @@ namespace dcsim::workload {
 using sim::Json;
 using sim::KeyDef;
 using sim::KeyTable;
+using sim::Bounds;
 using sim::ValueType;
 
 const KeyTable& job_keys() {
@@ -40,6 +41,18 @@ const KeyTable& job_keys() {
                  "how model is split over the GPUs (see /jobs/*/parallelism); only with model", {}, {},
                  "all GPUs data-parallel"},
           KeyDef{"checkpoint", ValueType::OBJECT, "", Json::object(), "checkpointing (see /jobs/*/checkpoint)"},
+          KeyDef{"priority", ValueType::INTEGER, "", 0,
+                 "scheduling priority: higher is placed first and may preempt lower-priority jobs",
+                 sim::between(-1000000, 1000000)},
+          KeyDef{"arrival_h", ValueType::NUMBER, "h", 0.0, "when the job is submitted", sim::non_negative()},
+          KeyDef{"work_h", ValueType::NUMBER, "h", 0.0,
+                 "hours of training at full size the job needs; it ends (and frees its GPUs) when done; 0 = runs "
+                 "to the end",
+                 sim::non_negative()},
+          KeyDef{"min_gpus_frac", ValueType::NUMBER, "", 1.0,
+                 "elastic data parallelism: the job may run on as little as this share of its GPUs (whole NVLink "
+                 "domains) when capacity is short or lent to inference; 1 = not elastic",
+                 Bounds{0.0, 1.0, true, false}},
       }};
   return table;
 }
@@ -100,6 +113,11 @@ std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
       job.model_flops_per_step = model_flops_per_step(job.model->model);
       job.tokens_per_step = job.model->model.tokens_per_step();
     }
+
+    job.priority = static_cast<int>(j.integer("priority"));
+    job.arrival_h = j.number("arrival_h");
+    job.work_h = j.number("work_h");
+    job.min_gpus_frac = j.number("min_gpus_frac");
 
     const sim::Node c = j.object("checkpoint", checkpoint_keys());
     const auto interval = c.number_or_word("interval_s");

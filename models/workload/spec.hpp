@@ -36,6 +36,11 @@ struct JobSpec {
   /// Measured jobs: share of the healthy step in exposed NVLink communication (a degraded NVLink
   /// domain stretches it by 1/nvlink share).
   double nvlink_comm_frac = 0;
+  // Scheduling (issue 6).
+  int priority = 0;        ///< higher runs first and may preempt lower
+  double arrival_h = 0;    ///< submitted at
+  double work_h = 0;       ///< hours of work at full size; 0: runs until the end
+  double min_gpus_frac = 1; ///< elastic jobs (< 1) may shrink to this share of their GPUs
   std::optional<ModelJobSpec> model; ///< set: the step time is derived from the model
   CheckpointSpec checkpoint;
 };

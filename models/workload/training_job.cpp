@@ -28,6 +28,7 @@ TrainingJob::TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::
       failures_by_mode_(static_cast<std::size_t>(modes), 0), interruptions_by_mode_(static_cast<std::size_t>(modes), 0) {
   if (timing_.interval <= 0 || timing_.step <= 0) throw std::logic_error("TrainingJob: interval and step must be > 0");
   remaining_ = timing_.interval;
+  if (spec.work_h > 0) work_ = static_cast<GpuTicks>(sim::hours_to_ticks(spec.work_h)) * spec.gpus;
 }
 
 void TrainingJob::event(std::string_view kind, std::string detail, sim::Tick at) {
@@ -111,6 +112,10 @@ void TrainingJob::close_cycle(sim::Tick now) {
 void TrainingJob::close_current() {
   const sim::Tick now = queue_->now();
   const sim::Tick dt = now - since_;
+  if (state_ == State::QUEUED)
+    queued_ += dt;
+  else if (state_ != State::DONE)
+    held_ += dt;
   switch (state_) {
   case State::CYCLE: close_cycle(now); break;
   case State::FINAL_WRITE: pending_checkpoint_ += dt; break;
@@ -120,7 +125,7 @@ void TrainingJob::close_current() {
   case State::WAITING: add(JobTime::WAITING, dt); break;
   case State::MAINTENANCE: add(JobTime::MAINTENANCE, dt); break;
   case State::STOPPED: add(JobTime::WAITING, dt); break;
-  case State::IDLE:
+  case State::QUEUED:
   case State::DONE: break;
   }
   since_ = now;
@@ -130,13 +135,84 @@ void TrainingJob::transition(State next) {
   close_current();
   queue_->cancel(timer_);
   queue_->cancel(stop_timer_);
+  queue_->cancel(completion_timer_);
   state_ = next;
 }
 
-void TrainingJob::start() {
-  start_ = since_ = queue_->now();
-  if (timing_.planned_every > 0) queue_->after(timing_.planned_every, [this] { planned_tick(); });
+void TrainingJob::place(int gpus) {
+  if (state_ != State::QUEUED) throw std::logic_error("TrainingJob::place: the job is not queued");
+  close_current();
+  gpus_ = gpus;
+  if (!started_) {
+    started_ = true;
+    if (timing_.planned_every > 0) queue_->after(timing_.planned_every, [this] { planned_tick(); });
+  }
   start_restart(0);
+}
+
+void TrainingJob::release() {
+  if (training()) throw std::logic_error("TrainingJob::release: stop the job first");
+  transition(State::QUEUED);
+  add(JobTime::REWORK, pending_work()); // nothing when it stopped at a checkpoint
+  pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
+  remaining_ = timing_.interval;
+  undetected_.clear();
+  gpus_ = 0;
+  ++reallocations_;
+  event("released");
+}
+
+void TrainingJob::resize(int gpus) {
+  if (training()) throw std::logic_error("TrainingJob::resize: stop the job first");
+  close_current(); // the time so far at the old size
+  gpus_ = gpus;
+  ++reallocations_;
+  event("resized", std::to_string(gpus) + " GPUs");
+}
+
+sim::Tick TrainingJob::cycle_time_for(sim::Tick progress) const {
+  sim::Tick t = origin_;
+  sim::Tick rem = remaining_;
+  if (rem == 0) { // in a write: it completes, then a full interval
+    t += timing_.write - pending_checkpoint_;
+    rem = timing_.interval;
+  }
+  if (progress <= rem) return t + wall_of(progress);
+  t += wall_of(rem) + timing_.write;
+  progress -= rem;
+  const sim::Tick whole = (progress - 1) / timing_.interval; // complete cycles before the last, partial one
+  t += whole * (wall_of(timing_.interval) + timing_.write);
+  progress -= whole * timing_.interval;
+  return t + wall_of(progress);
+}
+
+void TrainingJob::arm_completion() {
+  queue_->cancel(completion_timer_);
+  if (work_ == 0 || state_ != State::CYCLE || gpus_ <= 0) return;
+  close_current(); // origin = now
+  const GpuTicks done = time_[static_cast<std::size_t>(JobTime::PRODUCTIVE)] + static_cast<GpuTicks>(pending_productive_) * gpus_;
+  if (done >= work_) {
+    complete();
+    return;
+  }
+  const auto left = static_cast<sim::Tick>((work_ - done + gpus_ - 1) / gpus_); // at the current size, rounded up
+  completion_timer_ = queue_->at(cycle_time_for(left), [this] {
+    completion_timer_ = {};
+    close_current();
+    complete();
+  });
+}
+
+void TrainingJob::complete() {
+  transition(State::DONE);
+  add(JobTime::PRODUCTIVE, pending_productive_); // the last steps complete the work: kept
+  add(JobTime::DEGRADED, pending_degraded_);
+  add(JobTime::CHECKPOINT, pending_checkpoint_);
+  pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
+  completed_at_ = queue_->now();
+  gpus_ = 0;
+  event("completed");
+  if (completed_) completed_();
 }
 
 void TrainingJob::start_restart(sim::Tick extra) {
@@ -156,6 +232,7 @@ void TrainingJob::begin_cycle() {
   origin_ = queue_->now();
   if (restarted) event("running");
   arm_stop();
+  arm_completion();
 }
 
 void TrainingJob::planned_tick() {
@@ -229,7 +306,7 @@ void TrainingJob::request_stop(std::function<void()> stopped) {
   case State::STALL: break;               // re-armed when the stall ends
   case State::RESTART: serve_stops(false); break; // nothing to save: stop now, restart after
   case State::STOPPED: break;
-  case State::IDLE:
+  case State::QUEUED:
   case State::DETECTION:
   case State::WAITING:
   case State::MAINTENANCE:
@@ -300,7 +377,7 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
   case State::STOPPED: transition(State::DETECTION); break;
   case State::DETECTION:
   case State::MAINTENANCE:
-  case State::IDLE:
+  case State::QUEUED:
   case State::DONE: break;
   }
 }
@@ -320,6 +397,7 @@ void TrainingJob::set_slowdown(double slowdown) {
   if (state_ == State::CYCLE) close_current(); // progress so far at the old pace
   slowdown_ = slowdown;
   arm_stop(); // the next checkpoint moved
+  arm_completion();
 }
 
 void TrainingJob::stall(sim::Tick duration) {
@@ -337,20 +415,22 @@ void TrainingJob::stall(sim::Tick duration) {
   timer_ = queue_->at(until, [this] {
     transition(State::CYCLE);
     origin_ = queue_->now();
-    if (planned_due_)
+    if (planned_due_) {
       take_planned_stop();
-    else
+    } else {
       arm_stop();
+      arm_completion();
+    }
   });
 }
 
 void TrainingJob::finish() {
+  if (state_ == State::DONE) return;
   transition(State::DONE);
   add(JobTime::PRODUCTIVE, pending_productive_);
   add(JobTime::DEGRADED, pending_degraded_);
   add(JobTime::CHECKPOINT, pending_checkpoint_);
   pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
-  end_ = queue_->now();
 }
 
 } // namespace dcsim::workload

@@ -20,7 +20,12 @@
 // a planned stop, the end of the run. A two-week 131,072-GPU run then costs events per failure, not
 // per checkpoint.
 //
-// Time accounting (DESIGN §4): every microsecond of the job's life is in exactly one ledger state.
+// Scheduling: a job holds no GPU from its arrival until the scheduler places it (QUEUED, no ledger
+// time: the wait is reported as queue time); a preempted job stops at a checkpoint, releases its GPUs
+// and queues again; an elastic job may be resized (fewer or more GPUs) at such a stop; a job with an
+// amount of work ends when it is done (its progress counted at full size: gpus held / gpus asked).
+//
+// Time accounting (DESIGN §4): every GPU-microsecond the job holds is in exactly one ledger state.
 // Compute and checkpoint time since the last completed checkpoint is *pending*: a completed checkpoint
 // makes it productive / degraded / checkpoint; an interruption makes all of it rework. At the end of the
 // run pending time is kept (nothing lost it). With a slowdown s ≥ 1 (stragglers, throttling, lost
@@ -43,6 +48,9 @@
 #include <vector>
 
 namespace dcsim::workload {
+
+/// GPU·µs: 131,072 GPUs x 10 years overflows 64 bits.
+using GpuTicks = __int128;
 
 /// Ledger states of a job's allocated time (DESIGN §4), in output order.
 enum class JobTime : int { PRODUCTIVE, CHECKPOINT, REWORK, DETECTION, RESTART, WAITING, DEGRADED, MAINTENANCE, COUNT };
@@ -70,8 +78,16 @@ public:
   TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::EventQueue& queue, sim::EventLog& log,
               Hooks hooks);
 
-  /// Starts the job (initial launch counts as a restart).
-  void start();
+  /// Starts the job on all its GPUs at once (initial launch counts as a restart).
+  void start() { place(spec_->gpus); }
+  /// The scheduler gave the job `gpus` GPUs: it (re)starts on them (a restart).
+  void place(int gpus);
+  /// The scheduler took the job's GPUs (it must be stopped: see request_stop): it queues again.
+  void release();
+  /// An elastic job, stopped, will restart on `gpus` GPUs.
+  void resize(int gpus);
+  /// Called when a job with an amount of work has done it (its GPUs can be released).
+  void set_completion_hook(std::function<void()> hook) { completed_ = std::move(hook); }
   /// A failure `id` of mode `mode` struck at least one of the job's GPUs.
   void on_failure(std::uint64_t id, int mode);
   /// Failure `id` has been detected by Mission Control.
@@ -95,9 +111,19 @@ public:
   const JobSpec& spec() const { return *spec_; }
   const JobTiming& timing() const { return timing_; }
   bool training() const { return state_ == State::CYCLE || state_ == State::FINAL_WRITE || state_ == State::STALL; }
-  /// Ticks in each ledger state (valid after finish()).
-  const std::array<sim::Tick, JOB_TIME_STATES>& time() const { return time_; }
-  sim::Tick wall() const { return end_ - start_; }
+  bool queued() const { return state_ == State::QUEUED; }
+  bool done() const { return state_ == State::DONE; }
+  bool running() const { return training(); }
+  int gpus() const { return gpus_; }
+  /// GPU·µs in each ledger state (valid after finish()).
+  const std::array<GpuTicks, JOB_TIME_STATES>& gpu_time() const { return time_; }
+  /// Time holding GPUs (µs), and time queued without any.
+  sim::Tick wall() const { return held_; }
+  sim::Tick queued_time() const { return queued_; }
+  /// When the job completed its work (-1: not completed).
+  sim::Tick completed_at() const { return completed_at_; }
+  /// How many times the job was resized or released (0: it held its full size from start to end).
+  int reallocations() const { return reallocations_; }
   std::uint64_t interruptions() const { return interruptions_; }
   std::uint64_t interruptions_planned() const { return interruptions_planned_; }
   std::uint64_t checkpoints() const { return checkpoints_; }
@@ -108,8 +134,8 @@ public:
 private:
   /// CYCLE: running and checkpointing periodically; FINAL_WRITE: a last write before a planned stop;
   /// STALL: running but stalled (no progress) until traffic flows again.
-  /// STOPPED: drained, for the instant in which its stop requests are served.
-  enum class State { IDLE, RESTART, CYCLE, FINAL_WRITE, STALL, DETECTION, WAITING, MAINTENANCE, STOPPED, DONE };
+  /// STOPPED: drained, for the instant in which its stop requests are served. QUEUED: holds no GPU.
+  enum class State { QUEUED, RESTART, CYCLE, FINAL_WRITE, STALL, DETECTION, WAITING, MAINTENANCE, STOPPED, DONE };
 
   const JobSpec* spec_;
   JobTiming timing_;
@@ -117,10 +143,17 @@ private:
   sim::EventLog* log_;
   Hooks hooks_;
 
-  State state_ = State::IDLE;
+  State state_ = State::QUEUED;
   sim::Tick since_ = 0;
-  sim::Tick start_ = 0;
-  sim::Tick end_ = 0;
+  sim::Tick held_ = 0;   ///< time holding GPUs
+  sim::Tick queued_ = 0; ///< time queued
+  int gpus_ = 0;         ///< GPUs held now
+  bool started_ = false;
+  GpuTicks work_ = 0;    ///< productive GPU·µs to complete (0: open-ended)
+  sim::Tick completed_at_ = -1;
+  int reallocations_ = 0;
+  std::function<void()> completed_;
+  sim::EventQueue::EventId completion_timer_;
   sim::EventQueue::EventId timer_;
   double slowdown_ = 1.0;
   sim::Tick stall_until_ = 0;
@@ -136,7 +169,7 @@ private:
   sim::Tick pending_checkpoint_ = 0; ///< also: how much of the current write is done
   bool planned_due_ = false;
   std::set<std::uint64_t> undetected_;
-  std::array<sim::Tick, JOB_TIME_STATES> time_{};
+  std::array<GpuTicks, JOB_TIME_STATES> time_{};
   std::uint64_t interruptions_ = 0;
   std::uint64_t interruptions_planned_ = 0;
   std::uint64_t checkpoints_ = 0;
@@ -158,7 +191,11 @@ private:
   void start_restart(sim::Tick extra);
   sim::Tick wall_of(sim::Tick progress) const;
   sim::Tick pending_work() const { return pending_productive_ + pending_degraded_ + pending_checkpoint_; }
-  void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += dt; }
+  void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += static_cast<GpuTicks>(dt) * gpus_; }
+  /// Wall time from the cycle's origin until `progress` more of healthy compute is done.
+  sim::Tick cycle_time_for(sim::Tick progress) const;
+  void arm_completion();
+  void complete();
   void event(std::string_view kind, std::string detail = {}, sim::Tick at = -1);
 };
 

@@ -12,8 +12,9 @@ using workload::JobTime;
 
 namespace {
 
+/// Hours the job spent in a state (it holds its GPUs throughout these scenarios).
 double job_h(const ledger::ReplicaResult& r, JobTime state) {
-  return sim::to_hours(r.jobs[0].time[static_cast<std::size_t>(state)]);
+  return r.jobs[0].gpu_h[static_cast<std::size_t>(state)] / r.jobs[0].gpus;
 }
 
 /// 4 NVL72 racks with 8 in-rack spares each, one 256-GPU job; `failures` and `operations` are JSON.

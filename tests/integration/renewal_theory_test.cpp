@@ -67,7 +67,7 @@ TEST_CASE("goodput matches renewal theory within 0.01 on four parameter sets", "
     CHECK(std::fabs(measured - theory) < 0.01);
     for (const auto& r : results[i]) {
       test::require_conserved(r);
-      CHECK(r.jobs[0].time[static_cast<std::size_t>(workload::JobTime::WAITING)] == 0); // spares always at hand
+      CHECK(r.jobs[0].gpu_h[static_cast<std::size_t>(workload::JobTime::WAITING)] == 0); // spares always at hand
     }
   }
 }

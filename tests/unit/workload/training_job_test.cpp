@@ -34,12 +34,15 @@ struct Fixture {
     q.run_until(sim::to_ticks(t_s));
     job->finish();
   }
-  double s(JobTime state) const { return sim::to_seconds(job->time()[static_cast<std::size_t>(state)]); }
+  /// Seconds in a state (the job holds its 8 GPUs throughout these tests).
+  double s(JobTime state) const {
+    return static_cast<double>(job->gpu_time()[static_cast<std::size_t>(state)] / spec.gpus) / 1e6;
+  }
   void require_conserved() const {
-    sim::Tick sum = 0;
-    for (auto t : job->time())
+    workload::GpuTicks sum = 0;
+    for (auto t : job->gpu_time())
       sum += t;
-    REQUIRE(sum == job->wall());
+    REQUIRE(sum == static_cast<workload::GpuTicks>(job->wall()) * spec.gpus);
   }
 };
 } // namespace
