@@ -3,6 +3,7 @@
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 #include "tools/dcsim/step_report.hpp"
+#include "tools/dcsim/sweep.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -45,6 +46,20 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", run.overrides, "override a scenario key: key.path=value (repeatable)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "no progress on stderr");
 
+  dcsim::tools::SweepOptions sweep;
+  auto* sweep_cmd = app.add_subcommand("sweep", "run the cartesian product of varied keys, each point a full run");
+  sweep_cmd->add_option("scenario", sweep.scenario_path, "scenario JSON file")->required();
+  sweep_cmd->add_option("--vary", sweep.vary, "a varied key and its values: key.path=v1,v2,... (repeatable)");
+  sweep_cmd->add_option("--out", sweep.out_dir, "output directory (default out/<scenario name>-sweep)");
+  int sweep_replicas = 0;
+  long long sweep_seed = -1;
+  sweep_cmd->add_option("--replicas", sweep_replicas, "override the scenario's replicas")->check(CLI::PositiveNumber);
+  sweep_cmd->add_option("--seed", sweep_seed, "override the scenario's seed")->check(CLI::NonNegativeNumber);
+  sweep_cmd->add_option("-j,--jobs", sweep.parallel, "processes in parallel (default: CPUs)")->check(CLI::PositiveNumber);
+  sweep_cmd->add_option("--set", sweep.overrides, "override a key of every point: key.path=value (repeatable)");
+  sweep_cmd->add_flag("--resume", sweep.resume, "skip points whose outputs are complete (see complete.json)");
+  sweep_cmd->add_flag("-q,--quiet", sweep.quiet, "no progress on stderr");
+
   std::string validate_path;
   std::vector<std::string> validate_overrides;
   auto* validate_cmd = app.add_subcommand("validate", "check a scenario and report every problem");
@@ -74,6 +89,11 @@ int main(int argc, char** argv) {
     if (replicas > 0) run.overrides.push_back(fmt::format("replicas={}", replicas));
     if (seed >= 0) run.overrides.push_back(fmt::format("seed={}", seed));
     return dcsim::tools::run_command(run);
+  }
+  if (*sweep_cmd) {
+    if (sweep_replicas > 0) sweep.overrides.push_back(fmt::format("replicas={}", sweep_replicas));
+    if (sweep_seed >= 0) sweep.overrides.push_back(fmt::format("seed={}", sweep_seed));
+    return dcsim::tools::sweep_command(sweep);
   }
   if (*validate_cmd) return validate_command(validate_path, validate_overrides);
   if (*step_cmd) return dcsim::tools::step_command(step_path, step_overrides, step_json);
