@@ -1,5 +1,7 @@
 // dcsim: the command line (composition root). See README.md for every command.
+#include "tools/dcsim/compare.hpp"
 #include "tools/dcsim/describe.hpp"
+#include "tools/dcsim/report.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 #include "tools/dcsim/step_report.hpp"
@@ -60,6 +62,20 @@ int main(int argc, char** argv) {
   sweep_cmd->add_flag("--resume", sweep.resume, "skip points whose outputs are complete (see complete.json)");
   sweep_cmd->add_flag("-q,--quiet", sweep.quiet, "no progress on stderr");
 
+  dcsim::tools::CompareOptions compare;
+  auto* compare_cmd = app.add_subcommand(
+      "compare", "compare two runs' metrics; exit 1 when the candidate is significantly worse beyond the tolerance");
+  compare_cmd->add_option("baseline", compare.baseline_dir, "baseline output directory")->required();
+  compare_cmd->add_option("candidate", compare.candidate_dir, "candidate output directory")->required();
+  compare_cmd->add_option("--tolerance-frac", compare.tolerance_frac,
+                          "allowed change as a fraction of the baseline mean (default 0.01)");
+  compare_cmd->add_flag("--json", compare.json, "print the comparison as JSON");
+
+  std::string report_dir, report_output;
+  auto* report_cmd = app.add_subcommand("report", "write a self-contained report.html from a run's outputs");
+  report_cmd->add_option("out_dir", report_dir, "a run's output directory")->required();
+  report_cmd->add_option("-o,--output", report_output, "where to write (default OUT_DIR/report.html)");
+
   std::string validate_path;
   std::vector<std::string> validate_overrides;
   auto* validate_cmd = app.add_subcommand("validate", "check a scenario and report every problem");
@@ -95,6 +111,8 @@ int main(int argc, char** argv) {
     if (sweep_seed >= 0) sweep.overrides.push_back(fmt::format("seed={}", sweep_seed));
     return dcsim::tools::sweep_command(sweep);
   }
+  if (*compare_cmd) return dcsim::tools::compare_command(compare);
+  if (*report_cmd) return dcsim::tools::report_command(report_dir, report_output);
   if (*validate_cmd) return validate_command(validate_path, validate_overrides);
   if (*step_cmd) return dcsim::tools::step_command(step_path, step_overrides, step_json);
   if (*describe_cmd) {
