@@ -4,6 +4,7 @@
 #include "tools/dcsim/report.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
+#include "tools/dcsim/schema.hpp"
 #include "tools/dcsim/step_report.hpp"
 #include "tools/dcsim/sweep.hpp"
 
@@ -92,7 +93,13 @@ int main(int argc, char** argv) {
 
   std::string area;
   auto* describe_cmd = app.add_subcommand("describe", "list every scenario key: type, unit, default, meaning");
-  describe_cmd->add_option("area", area, "only this area (scenario, hardware, cluster, failures, operations, jobs, output)");
+  describe_cmd->add_option("area", area,
+                           "only this area (scenario, hardware, cluster, failures, operations, jobs, output, sweep)");
+  bool describe_markdown = false;
+  describe_cmd->add_flag("--markdown", describe_markdown,
+                         "print the whole reference as Markdown (docs/scenario-reference.md)");
+
+  auto* schema_cmd = app.add_subcommand("schema", "print a JSON Schema (draft 2020-12) of the scenario format");
 
   try {
     app.parse(argc, argv);
@@ -115,6 +122,18 @@ int main(int argc, char** argv) {
   if (*report_cmd) return dcsim::tools::report_command(report_dir, report_output);
   if (*validate_cmd) return validate_command(validate_path, validate_overrides);
   if (*step_cmd) return dcsim::tools::step_command(step_path, step_overrides, step_json);
+  if (*schema_cmd) {
+    std::cout << dcsim::tools::scenario_json_schema().dump(2) << "\n";
+    return 0;
+  }
+  if (*describe_cmd && describe_markdown) {
+    if (!area.empty()) {
+      std::cerr << "dcsim describe: --markdown prints every area; give no AREA\n";
+      return 2;
+    }
+    std::cout << dcsim::tools::scenario_reference_markdown();
+    return 0;
+  }
   if (*describe_cmd) {
     std::string out;
     const bool ok = dcsim::tools::describe_keys(area, out);
