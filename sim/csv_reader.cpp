@@ -38,8 +38,8 @@ CsvDocument parse_csv(std::string_view text, std::string_view label) {
       doc.header = std::move(row);
     } else if (!blank) {
       if (row.size() != doc.header.size())
-        throw std::runtime_error(fmt::format("{}: line {}: {} fields, the header has {}", label, row_line, row.size(),
-                                             doc.header.size()));
+        throw std::runtime_error(fmt::format("{}: line {}: {} fields, the header has {}", label, row_line,
+                                             row.size(), doc.header.size()));
       doc.rows.push_back(std::move(row));
     }
     row.clear();
@@ -77,7 +77,8 @@ CsvDocument parse_csv(std::string_view text, std::string_view label) {
       field_started = true;
     }
   }
-  if (quoted) throw std::runtime_error(fmt::format("{}: line {}: unterminated quoted field", label, row_line));
+  if (quoted)
+    throw std::runtime_error(fmt::format("{}: line {}: unterminated quoted field", label, row_line));
   if (!field.empty() || !row.empty()) end_row();
   if (doc.header.empty()) throw std::runtime_error(fmt::format("{}: empty file (no header line)", label));
   return doc;

@@ -53,8 +53,7 @@ WelchResult welch_t_test(std::span<const double> a, std::span<const double> b) {
     return r;
   }
   r.t = (mb.mean - ma.mean) / std::sqrt(se2);
-  r.dof = se2 * se2 /
-          (va * va / static_cast<double>(ma.n - 1) + vb * vb / static_cast<double>(mb.n - 1));
+  r.dof = se2 * se2 / (va * va / static_cast<double>(ma.n - 1) + vb * vb / static_cast<double>(mb.n - 1));
   const boost::math::students_t dist(r.dof);
   r.p_two_sided = std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(dist, std::fabs(r.t))));
   return r;
@@ -64,7 +63,8 @@ std::vector<double> holm_adjust(const std::vector<double>& p_values) {
   const std::size_t m = p_values.size();
   std::vector<std::size_t> order(m);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return p_values[x] < p_values[y]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return p_values[x] < p_values[y]; });
   std::vector<double> adjusted(m);
   double running = 0;
   for (std::size_t k = 0; k < m; ++k) {

@@ -45,9 +45,12 @@ std::optional<Better> metric_direction(std::string_view metric) {
 
 std::string_view better_name(Better better) {
   switch (better) {
-  case Better::HIGHER: return "higher";
-  case Better::LOWER: return "lower";
-  case Better::NONE: return "none";
+  case Better::HIGHER:
+    return "higher";
+  case Better::LOWER:
+    return "lower";
+  case Better::NONE:
+    return "none";
   }
   return "?";
 }

@@ -21,11 +21,14 @@ using test::shell_quote;
 
 namespace {
 
-std::string source(const std::string& relative) { return std::string(DCSIM_SOURCE_DIR) + "/" + relative; }
+std::string source(const std::string& relative) {
+  return std::string(DCSIM_SOURCE_DIR) + "/" + relative;
+}
 
 void run_default(const fs::path& out) {
-  const auto r = run_shell(fmt::format("{} run {} -q -j 2 --replicas 4 --out {} 2>&1", dcsim_binary(),
-                                       shell_quote(source("scenarios/default.json")), shell_quote(out.string())));
+  const auto r =
+      run_shell(fmt::format("{} run {} -q -j 2 --replicas 4 --out {} 2>&1", dcsim_binary(),
+                            shell_quote(source("scenarios/default.json")), shell_quote(out.string())));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
 }
@@ -40,7 +43,8 @@ int count(const std::string& text, const std::string& needle) {
 /// Headless chromium as root on a machine without network (flags: /work/.library/env/machines/cpp.md).
 std::string chromium(const fs::path& profile, const std::string& args) {
   const std::string binary = "/usr/bin/chromium";
-  if (!fs::exists(binary)) FAIL("chromium is not installed: tools/dev.sh test installs it (Debian package chromium)");
+  if (!fs::exists(binary))
+    FAIL("chromium is not installed: tools/dev.sh test installs it (Debian package chromium)");
   return fmt::format("timeout 120 {} --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
                      "--disable-background-networking --disable-component-update --disable-sync "
                      "--user-data-dir={} {}",
@@ -72,8 +76,9 @@ PageLoad load_page(const fs::path& dir, const fs::path& page) {
 
 } // namespace
 
-TEST_CASE("report.html: every section present, self-contained, no page errors in headless chromium, screenshot",
-          "[scenario][workflow][report][browser]") {
+TEST_CASE(
+    "report.html: every section present, self-contained, no page errors in headless chromium, screenshot",
+    "[scenario][workflow][report][browser]") {
   const fs::path dir = test::fresh_test_dir("report");
   const fs::path run = dir / "run";
   run_default(run);
@@ -93,9 +98,9 @@ TEST_CASE("report.html: every section present, self-contained, no page errors in
   for (const auto& p : loaded.problems)
     FAIL_CHECK("the page logged: " << p);
   const std::string& dom = loaded.dom;
-  for (const char* id : {"title", "summary", "waterfall", "interruptions", "timeseries", "rack-grid", "cooling-power",
-                         "waterfall-pretrain", "waterfall-cluster", "causes-pretrain", "gauge-healthy-gpus",
-                         "gauge-training", "rack-grid-svg"})
+  for (const char* id : {"title", "summary", "waterfall", "interruptions", "timeseries", "rack-grid",
+                         "cooling-power", "waterfall-pretrain", "waterfall-cluster", "causes-pretrain",
+                         "gauge-healthy-gpus", "gauge-training", "rack-grid-svg"})
     CHECK(dom.find(fmt::format("id=\"{}\"", id)) != std::string::npos);
   CHECK(dom.find("<table class=\"summary-table\">") != std::string::npos);
   CHECK(dom.find("<td class=\"metric\">goodput_frac</td>") != std::string::npos);
@@ -106,16 +111,18 @@ TEST_CASE("report.html: every section present, self-contained, no page errors in
   // A screenshot for people (under the build tree).
   const fs::path shot = fs::path(DCSIM_TEST_OUTPUT_DIR) / "report-screenshot.png";
   fs::remove(shot);
-  const auto s = run_shell(chromium(dir / "profile-shot", "--hide-scrollbars --window-size=1400,3000 --screenshot=" +
-                                                               shell_quote(shot.string()) + " " +
-                                                               shell_quote("file://" + page.string())) +
-                           " 2>/dev/null");
+  const auto s =
+      run_shell(chromium(dir / "profile-shot", "--hide-scrollbars --window-size=1400,3000 --screenshot=" +
+                                                   shell_quote(shot.string()) + " " +
+                                                   shell_quote("file://" + page.string())) +
+                " 2>/dev/null");
   CHECK(s.exit_code == 0);
   REQUIRE(fs::exists(shot));
   CHECK(read_text(shot).rfind("\x89PNG", 0) == 0);
   CHECK(fs::file_size(shot) > 50000); // a blank page is a few kilobytes
   WARN(fmt::format("report + two chromium loads: {:.1f} s; screenshot {}",
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), shot.string()));
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                   shot.string()));
 
   // The checker itself can fail: a page with a script error and a missing resource is caught.
   const fs::path broken = dir / "broken.html";
@@ -141,8 +148,9 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   CHECK(html.find("id=\"summary\"") != std::string::npos);
 
   // racks.csv, when a run has it, drives the grid (cells grouped by loop).
-  std::ofstream(run / "racks.csv") << "replica,rack,loop,availability_frac\n0,rack0000,0,1\n0,rack0001,0,0.97\n"
-                                      "1,rack0000,0,1\n1,rack0001,0,0.99\n0,rack0002,1,0.5\n1,rack0002,1,0.5\n";
+  std::ofstream(run / "racks.csv")
+      << "replica,rack,loop,availability_frac\n0,rack0000,0,1\n0,rack0001,0,0.97\n"
+         "1,rack0000,0,1\n1,rack0001,0,0.99\n0,rack0002,1,0.5\n1,rack0002,1,0.5\n";
   REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(run.string()))).exit_code == 0);
   const std::string with_racks = read_text(run / "report.html");
   CHECK(count(with_racks, "class=\"rack\"") == 3);
@@ -152,7 +160,8 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   // No summary.csv: nothing to report, exit 2, nothing written.
   fs::remove(run / "summary.csv");
   fs::remove(run / "report.html");
-  CHECK(run_shell(fmt::format("{} report {} 2>&1", dcsim_binary(), shell_quote(run.string()))).exit_code == 2);
+  CHECK(run_shell(fmt::format("{} report {} 2>&1", dcsim_binary(), shell_quote(run.string()))).exit_code ==
+        2);
   CHECK_FALSE(fs::exists(run / "report.html"));
 }
 
@@ -161,16 +170,19 @@ TEST_CASE("the goodput notebook executes headless on a fresh run (jupyter nbconv
   const fs::path dir = test::fresh_test_dir("notebook");
   const fs::path run = dir / "run";
   run_default(run);
-  if (!fs::exists("/usr/bin/jupyter")) FAIL("jupyter is not installed: tools/dev.sh test installs jupyter-nbconvert");
+  if (!fs::exists("/usr/bin/jupyter"))
+    FAIL("jupyter is not installed: tools/dev.sh test installs jupyter-nbconvert");
   const auto t0 = std::chrono::steady_clock::now();
   const fs::path executed = dir / "goodput.executed.ipynb";
-  const auto r = run_shell(fmt::format(
-      "DCSIM_OUT={} PYDEVD_DISABLE_FILE_VALIDATION=1 timeout 600 /usr/bin/jupyter nbconvert --to notebook --execute "
-      "--ExecutePreprocessor.timeout=300 --output {} {} 2>&1",
-      shell_quote(run.string()), shell_quote(executed.string()), shell_quote(source("tools/notebooks/goodput.ipynb"))));
+  const auto r = run_shell(fmt::format("DCSIM_OUT={} PYDEVD_DISABLE_FILE_VALIDATION=1 timeout 600 "
+                                       "/usr/bin/jupyter nbconvert --to notebook --execute "
+                                       "--ExecutePreprocessor.timeout=300 --output {} {} 2>&1",
+                                       shell_quote(run.string()), shell_quote(executed.string()),
+                                       shell_quote(source("tools/notebooks/goodput.ipynb"))));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  WARN(fmt::format("notebook executed in {:.1f} s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+  WARN(fmt::format("notebook executed in {:.1f} s",
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
   const auto nb = nlohmann::json::parse(read_text(executed));
   int images = 0, errors = 0;
   for (const auto& cell : nb.at("cells"))

@@ -1,8 +1,8 @@
 // The planner's workflow end to end, through the dcsim binary: sweeps (killed and resumed), compare
 // (its regression rule and the golden outputs of CI), and the JSON Schema against every scenario.
+#include "sim/json_reader.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/simulate.hpp"
-#include "sim/json_reader.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -32,14 +32,18 @@ extern char** environ;
 
 namespace {
 
-std::string source(const std::string& relative) { return std::string(DCSIM_SOURCE_DIR) + "/" + relative; }
+std::string source(const std::string& relative) {
+  return std::string(DCSIM_SOURCE_DIR) + "/" + relative;
+}
 
 // 2 × 3 points of 4 replicas; 2,000 simulated hours make a point last ~0.3 s on one core, so a kill
 // lands in the middle of the sweep.
-const std::vector<std::string> SWEEP_ARGS = {"sweep", source("scenarios/default.json"), "--vary",
-                                             "operations.spare_racks=0,2", "--vary",
-                                             "hardware.rack.spare_gpus=0,4,8", "--replicas", "4",
-                                             "--set", "duration_h=2000", "-j", "1"};
+const std::vector<std::string> SWEEP_ARGS = {"sweep",      source("scenarios/default.json"),
+                                             "--vary",     "operations.spare_racks=0,2",
+                                             "--vary",     "hardware.rack.spare_gpus=0,4,8",
+                                             "--replicas", "4",
+                                             "--set",      "duration_h=2000",
+                                             "-j",         "1"};
 
 std::string sweep_command(const fs::path& out, const std::string& extra = "") {
   std::string cmd = dcsim_binary();
@@ -63,7 +67,7 @@ struct FileId {
   bool operator==(const FileId&) const = default;
 };
 FileId file_id(const fs::path& p) {
-  struct stat st{};
+  struct stat st {};
   REQUIRE(::stat(p.c_str(), &st) == 0);
   return {st.st_ino, static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
@@ -151,16 +155,17 @@ TEST_CASE("a sweep killed half-way resumes without repeating finished points, sa
 
 TEST_CASE("a sweep with one bad point reports it and runs nothing", "[scenario][workflow][sweep]") {
   const fs::path dir = test::fresh_test_dir("sweep-bad-point");
-  const auto r = run_shell(fmt::format("{} sweep {} --vary operations.spare_racks=1,17 --vary seed=1,2 --out {} 2>&1",
-                                       dcsim_binary(), shell_quote(source("scenarios/default.json")),
-                                       shell_quote((dir / "out").string())));
+  const auto r = run_shell(fmt::format(
+      "{} sweep {} --vary operations.spare_racks=1,17 --vary seed=1,2 --out {} 2>&1", dcsim_binary(),
+      shell_quote(source("scenarios/default.json")), shell_quote((dir / "out").string())));
   CHECK(r.exit_code == 2);
   const std::string file = source("scenarios/default.json");
   for (int point : {2, 3})
-    CHECK(r.output.find(fmt::format("{} (sweep point {}: operations.spare_racks=17, seed={}): /jobs/0/gpus: needs 16 "
-                                    "racks of 64 usable GPUs, but only 1 of the cluster's 18 are left (17 spare, 0 "
-                                    "taken by earlier jobs) (got 1024)",
-                                    file, point, point - 1)) != std::string::npos);
+    CHECK(r.output.find(
+              fmt::format("{} (sweep point {}: operations.spare_racks=17, seed={}): /jobs/0/gpus: needs 16 "
+                          "racks of 64 usable GPUs, but only 1 of the cluster's 18 are left (17 spare, 0 "
+                          "taken by earlier jobs) (got 1024)",
+                          file, point, point - 1)) != std::string::npos);
   CHECK(r.output.find("sweep point 0") == std::string::npos);
   CHECK_FALSE(fs::exists(dir / "out"));
 }
@@ -186,8 +191,8 @@ TEST_CASE("compare: exit 1 on a significantly worse goodput, 0 on a re-run with 
   CHECK(same.exit_code == 0);
   CHECK(same.output.find("no regression") != std::string::npos);
 
-  const auto worse = run_shell(fmt::format("{} compare {} {} --json", dcsim_binary(), (dir / "baseline").string(),
-                                           (dir / "slower-restart").string()));
+  const auto worse = run_shell(fmt::format("{} compare {} {} --json", dcsim_binary(),
+                                           (dir / "baseline").string(), (dir / "slower-restart").string()));
   CHECK(worse.exit_code == 1);
   const auto j = nlohmann::json::parse(worse.output);
   CHECK(j.at("regressions").get<int>() > 0);
@@ -198,13 +203,15 @@ TEST_CASE("compare: exit 1 on a significantly worse goodput, 0 on a re-run with 
     CHECK(row.at("verdict") == "REGRESSION");
     CHECK(row.at("diff_frac").get<double>() < -0.01); // beyond the default 1% tolerance
     // non-overlapping 95% confidence intervals
-    CHECK(row.at("candidate").at("ci95_high").get<double>() < row.at("baseline").at("ci95_low").get<double>());
+    CHECK(row.at("candidate").at("ci95_high").get<double>() <
+          row.at("baseline").at("ci95_low").get<double>());
     CHECK(row.at("p_adjusted").get<double>() < 0.05);
   }
   CHECK(seen);
   // A tolerance larger than the drop lets it pass.
-  const auto tolerant = run_shell(fmt::format("{} compare {} {} --tolerance-frac 10", dcsim_binary(),
-                                              (dir / "baseline").string(), (dir / "slower-restart").string()));
+  const auto tolerant =
+      run_shell(fmt::format("{} compare {} {} --tolerance-frac 10", dcsim_binary(),
+                            (dir / "baseline").string(), (dir / "slower-restart").string()));
   CHECK(tolerant.exit_code == 0);
   // Bad input: exit 2.
   CHECK(run_shell(fmt::format("{} compare {} {} 2>&1", dcsim_binary(), (dir / "baseline").string(),
@@ -230,8 +237,9 @@ TEST_CASE("golden outputs: a fresh run of each reference case is no worse (dcsim
     const fs::path golden = source("tests/golden/" + name);
     REQUIRE(fs::exists(golden / "summary.csv"));
     REQUIRE(fs::exists(golden / "replicas.csv"));
-    const auto run = run_shell(fmt::format("{} run {} -q -j 2 --out {}{} 2>&1", dcsim_binary(),
-                                           shell_quote(source(scenario)), shell_quote((dir / name).string()), args));
+    const auto run =
+        run_shell(fmt::format("{} run {} -q -j 2 --out {}{} 2>&1", dcsim_binary(),
+                              shell_quote(source(scenario)), shell_quote((dir / name).string()), args));
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
     const auto cmp = run_shell(fmt::format("{} compare {} {}", dcsim_binary(), shell_quote(golden.string()),

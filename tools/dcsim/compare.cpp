@@ -37,14 +37,16 @@ double number_at(const std::vector<std::string>& row, std::size_t col, const std
 }
 
 RunData read_run(const std::filesystem::path& dir) {
-  if (!std::filesystem::is_directory(dir)) throw std::runtime_error(fmt::format("{}: not a directory", dir.string()));
+  if (!std::filesystem::is_directory(dir))
+    throw std::runtime_error(fmt::format("{}: not a directory", dir.string()));
   RunData d;
   const auto summary_path = dir / "summary.csv";
   const auto summary = sim::read_csv_file(summary_path);
   const std::string label = summary_path.string();
   const auto job = summary.require_column("job", label), metric = summary.require_column("metric", label),
              mean = summary.require_column("mean", label), low = summary.require_column("ci95_low", label),
-             high = summary.require_column("ci95_high", label), reps = summary.require_column("replicas", label);
+             high = summary.require_column("ci95_high", label),
+             reps = summary.require_column("replicas", label);
   for (const auto& row : summary.rows) {
     MetricStats s{true, number_at(row, mean, label), number_at(row, low, label), number_at(row, high, label),
                   static_cast<long>(number_at(row, reps, label))};
@@ -86,7 +88,9 @@ std::string fmt_stats(const MetricStats& s) {
   return fmt::format("{} [{}, {}]", fmt_value(s.mean), fmt_value(s.ci95_low), fmt_value(s.ci95_high));
 }
 
-Json json_number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+Json json_number(double v) {
+  return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
 
 Json json_stats(const MetricStats& s) {
   if (!s.present) return nullptr;
@@ -146,7 +150,8 @@ Comparison compare_runs(const std::filesystem::path& baseline, const std::filesy
     } else if (!r.baseline.present) {
       r.verdict = "new";
     } else if (std::isnan(r.diff)) {
-      r.verdict = std::isnan(r.baseline.mean) && std::isnan(r.candidate.mean) ? "undefined" : "undefined on one side";
+      r.verdict =
+          std::isnan(r.baseline.mean) && std::isnan(r.candidate.mean) ? "undefined" : "undefined on one side";
     } else {
       const bool beyond = std::fabs(r.diff) > tolerance_frac * std::fabs(r.baseline.mean);
       const bool significant = r.tested && r.p_adjusted < COMPARE_ALPHA;
@@ -168,59 +173,62 @@ Comparison compare_runs(const std::filesystem::path& baseline, const std::filesy
 
 std::string comparison_table(const Comparison& c) {
   std::string out = fmt::format("baseline  {}\ncandidate {}\n", c.baseline_dir, c.candidate_dir);
-  out += fmt::format("test: Welch's two-sided t-test on replicas.csv, p Holm-adjusted over {} directional metrics, "
-                     "alpha {}; tolerance {:g}% of the baseline mean\n",
-                     c.family, COMPARE_ALPHA, c.tolerance_frac * 100);
-  out += fmt::format("{:<14} {:<26} {:<6} {:>34} {:>34} {:>11} {:>8} {:>8}  {}\n", "job", "metric", "better",
-                     "baseline mean [95% CI]", "candidate mean [95% CI]", "diff", "diff%", "p(adj)", "verdict");
+  out += fmt::format(
+      "test: Welch's two-sided t-test on replicas.csv, p Holm-adjusted over {} directional metrics, "
+      "alpha {}; tolerance {:g}% of the baseline mean\n",
+      c.family, COMPARE_ALPHA, c.tolerance_frac * 100);
+  out +=
+      fmt::format("{:<14} {:<26} {:<6} {:>34} {:>34} {:>11} {:>8} {:>8}  {}\n", "job", "metric", "better",
+                  "baseline mean [95% CI]", "candidate mean [95% CI]", "diff", "diff%", "p(adj)", "verdict");
   for (const auto& r : c.rows) {
     const std::string better = r.better ? std::string(ledger::better_name(*r.better)) : std::string("?");
-    out += fmt::format("{:<14} {:<26} {:<6} {:>34} {:>34} {:>11} {:>8} {:>8}  {}\n", r.job, r.metric, better,
-                       fmt_stats(r.baseline), fmt_stats(r.candidate), fmt_value(r.diff),
-                       std::isnan(r.diff_frac) ? std::string("-") : fmt::format("{:+.2f}%", r.diff_frac * 100),
-                       std::isnan(r.p_adjusted) ? std::string("-") : fmt::format("{:.2g}", r.p_adjusted), r.verdict);
+    out += fmt::format(
+        "{:<14} {:<26} {:<6} {:>34} {:>34} {:>11} {:>8} {:>8}  {}\n", r.job, r.metric, better,
+        fmt_stats(r.baseline), fmt_stats(r.candidate), fmt_value(r.diff),
+        std::isnan(r.diff_frac) ? std::string("-") : fmt::format("{:+.2f}%", r.diff_frac * 100),
+        std::isnan(r.p_adjusted) ? std::string("-") : fmt::format("{:.2g}", r.p_adjusted), r.verdict);
   }
   int undeclared = 0;
   for (const auto& r : c.rows)
     if (!r.better) ++undeclared;
   if (undeclared)
-    out += fmt::format("note: {} metric rows have no declared direction (better \"?\"): compared, never a regression\n",
-                       undeclared);
-  out += c.regressions ? fmt::format("{} regression{}: worse by more than the tolerance and significant (exit 1)\n",
-                                     c.regressions, c.regressions == 1 ? "" : "s")
-                       : std::string("no regression\n");
+    out += fmt::format(
+        "note: {} metric rows have no declared direction (better \"?\"): compared, never a regression\n",
+        undeclared);
+  out += c.regressions
+             ? fmt::format("{} regression{}: worse by more than the tolerance and significant (exit 1)\n",
+                           c.regressions, c.regressions == 1 ? "" : "s")
+             : std::string("no regression\n");
   return out;
 }
 
 std::string comparison_json(const Comparison& c) {
   Json rows = Json::array();
   for (const auto& r : c.rows)
-    rows.push_back(Json{{"job", r.job},
-                        {"metric", r.metric},
-                        {"better", r.better ? Json(std::string(ledger::better_name(*r.better))) : Json(nullptr)},
-                        {"baseline", json_stats(r.baseline)},
-                        {"candidate", json_stats(r.candidate)},
-                        {"diff", json_number(r.diff)},
-                        {"diff_frac", json_number(r.diff_frac)},
-                        {"tested", r.tested},
-                        {"p_value", json_number(r.p_value)},
-                        {"p_adjusted", json_number(r.p_adjusted)},
-                        {"verdict", r.verdict},
-                        {"regression", r.regression}});
-  const Json out{{"baseline", c.baseline_dir},
-                 {"candidate", c.candidate_dir},
-                 {"test", "welch-two-sided-holm"},
-                 {"alpha", COMPARE_ALPHA},
-                 {"tolerance_frac", c.tolerance_frac},
-                 {"family", c.family},
-                 {"regressions", c.regressions},
-                 {"rows", rows}};
+    rows.push_back(
+        Json{{"job", r.job},
+             {"metric", r.metric},
+             {"better", r.better ? Json(std::string(ledger::better_name(*r.better))) : Json(nullptr)},
+             {"baseline", json_stats(r.baseline)},
+             {"candidate", json_stats(r.candidate)},
+             {"diff", json_number(r.diff)},
+             {"diff_frac", json_number(r.diff_frac)},
+             {"tested", r.tested},
+             {"p_value", json_number(r.p_value)},
+             {"p_adjusted", json_number(r.p_adjusted)},
+             {"verdict", r.verdict},
+             {"regression", r.regression}});
+  const Json out{{"baseline", c.baseline_dir},         {"candidate", c.candidate_dir},
+                 {"test", "welch-two-sided-holm"},     {"alpha", COMPARE_ALPHA},
+                 {"tolerance_frac", c.tolerance_frac}, {"family", c.family},
+                 {"regressions", c.regressions},       {"rows", rows}};
   return out.dump(1) + "\n";
 }
 
 int compare_command(const CompareOptions& o) {
   if (!(o.tolerance_frac >= 0) || !std::isfinite(o.tolerance_frac)) {
-    std::cerr << fmt::format("dcsim compare: --tolerance-frac must be a number >= 0 (got {})\n", o.tolerance_frac);
+    std::cerr << fmt::format("dcsim compare: --tolerance-frac must be a number >= 0 (got {})\n",
+                             o.tolerance_frac);
     return 2;
   }
   Comparison c;

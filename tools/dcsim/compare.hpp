@@ -37,12 +37,13 @@ struct MetricComparison {
   std::string job, metric;
   std::optional<ledger::Better> better; ///< nullopt: undeclared (no direction)
   MetricStats baseline, candidate;
-  double diff = 0;      ///< candidate − baseline (NaN when either is undefined)
-  double diff_frac = 0; ///< diff ÷ |baseline| (NaN when baseline is 0 or undefined)
-  bool tested = false;  ///< Welch's test was possible (≥ 2 replicas each side)
-  double p_value = 1;   ///< two-sided, unadjusted
-  double p_adjusted = 1;///< Holm-adjusted over the tested directional metrics (= p_value for the others)
-  std::string verdict;  ///< regression, improved, changed, not significant, within tolerance, missing, new, undefined
+  double diff = 0;       ///< candidate − baseline (NaN when either is undefined)
+  double diff_frac = 0;  ///< diff ÷ |baseline| (NaN when baseline is 0 or undefined)
+  bool tested = false;   ///< Welch's test was possible (≥ 2 replicas each side)
+  double p_value = 1;    ///< two-sided, unadjusted
+  double p_adjusted = 1; ///< Holm-adjusted over the tested directional metrics (= p_value for the others)
+  std::string
+      verdict; ///< regression, improved, changed, not significant, within tolerance, missing, new, undefined
   bool regression = false;
 };
 

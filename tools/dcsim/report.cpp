@@ -38,7 +38,9 @@ std::optional<sim::CsvDocument> optional_csv(const std::filesystem::path& path, 
   }
 }
 
-std::string note_html(const std::string& text) { return fmt::format("<p class=\"note\">{}</p>\n", escape(text)); }
+std::string note_html(const std::string& text) {
+  return fmt::format("<p class=\"note\">{}</p>\n", escape(text));
+}
 
 std::string fmt_value(double v) {
   if (std::isnan(v)) return "–";
@@ -98,10 +100,9 @@ std::string summary_section(const sim::CsvDocument& summary) {
       }
       const auto& row = *it->second;
       const double v = num(row, mean), lo = num(row, low), hi = num(row, high);
-      out += std::isnan(lo) || lo == hi
-                 ? fmt::format("<td>{}</td>", fmt_value(v))
-                 : fmt::format("<td>{} <span class=\"ci\">[{}, {}]</span></td>", fmt_value(v), fmt_value(lo),
-                               fmt_value(hi));
+      out += std::isnan(lo) || lo == hi ? fmt::format("<td>{}</td>", fmt_value(v))
+                                        : fmt::format("<td>{} <span class=\"ci\">[{}, {}]</span></td>",
+                                                      fmt_value(v), fmt_value(lo), fmt_value(hi));
     }
     out += "</tr>\n";
   }
@@ -109,9 +110,10 @@ std::string summary_section(const sim::CsvDocument& summary) {
 }
 
 std::string waterfall_section(const std::filesystem::path& dir) {
-  std::string out = "<section id=\"waterfall\"><h2>Where the GPU-time went</h2>\n"
-                    "<p>From 100% of the GPU-time (a job's allocation; the cluster's GPUs × duration) down to "
-                    "productive time, one step per ledger state, mean over replicas (ledger.csv).</p>\n";
+  std::string out =
+      "<section id=\"waterfall\"><h2>Where the GPU-time went</h2>\n"
+      "<p>From 100% of the GPU-time (a job's allocation; the cluster's GPUs × duration) down to "
+      "productive time, one step per ledger state, mean over replicas (ledger.csv).</p>\n";
   std::string charts;
   std::string note;
   const auto ledger = optional_csv(dir / "ledger.csv", note);
@@ -139,18 +141,18 @@ std::string waterfall_section(const std::filesystem::path& dir) {
     for (const auto& s : states)
       if (s != "productive") losses.push_back({s, sum[s] / total});
     const double n = static_cast<double>(replicas.size());
- charts += svg::waterfall_chart(
-        "waterfall-" + html_id(entity),
-        fmt::format("{}: {:.0f} GPU-hours per replica, {:.2f}% productive", entity, total / n,
-                    sum["productive"] / total * 100),
-        losses, {"productive", sum["productive"] / total});
+    charts += svg::waterfall_chart("waterfall-" + html_id(entity),
+                                   fmt::format("{}: {:.0f} GPU-hours per replica, {:.2f}% productive", entity,
+                                               total / n, sum["productive"] / total * 100),
+                                   losses, {"productive", sum["productive"] / total});
   }
   return out + "<div class=\"charts\">\n" + charts + "</div></section>\n";
 }
 
 std::string interruptions_section(const std::filesystem::path& dir) {
-  std::string out = "<section id=\"interruptions\"><h2>Interruptions by cause</h2>\n"
-                    "<p>Mean per replica, by failure mode (causes.csv). MTTR: failure to back in service.</p>\n";
+  std::string out =
+      "<section id=\"interruptions\"><h2>Interruptions by cause</h2>\n"
+      "<p>Mean per replica, by failure mode (causes.csv). MTTR: failure to back in service.</p>\n";
   std::string note;
   const auto causes = optional_csv(dir / "causes.csv", note);
   if (!causes) return out + note_html(note) + "</section>\n";
@@ -198,8 +200,8 @@ struct GaugeSeries {
 };
 
 bool is_cooling_or_power(const std::string& gauge) {
-  for (const char* word : {"temp", "coolant", "flow", "valve", "cdu", "power", "_w", "_kw", "_mw", "thermal",
-                           "cooling", "_c"})
+  for (const char* word :
+       {"temp", "coolant", "flow", "valve", "cdu", "power", "_w", "_kw", "_mw", "thermal", "cooling", "_c"})
     if (gauge.find(word) != std::string::npos) return true;
   return false;
 }
@@ -229,10 +231,12 @@ svg::LineChart gauge_chart(const std::vector<const GaugeSeries*>& group, const s
   return chart;
 }
 
-void timeseries_sections(const std::filesystem::path& dir, std::string& gauges_html, std::string& cooling_html) {
-  gauges_html = "<section id=\"timeseries\"><h2>Over time</h2>\n<p>Every gauge of timeseries.csv: mean over "
-                "replicas (a step line; <code>training</code> is the share of replicas training). Jobs' gauges "
-                "are drawn per job.</p>\n";
+void timeseries_sections(const std::filesystem::path& dir, std::string& gauges_html,
+                         std::string& cooling_html) {
+  gauges_html =
+      "<section id=\"timeseries\"><h2>Over time</h2>\n<p>Every gauge of timeseries.csv: mean over "
+      "replicas (a step line; <code>training</code> is the share of replicas training). Jobs' gauges "
+      "are drawn per job.</p>\n";
   cooling_html = "<section id=\"cooling-power\"><h2>Cooling and power</h2>\n";
   std::string note;
   const auto series = optional_csv(dir / "timeseries.csv", note);
@@ -311,27 +315,33 @@ std::string rack_grid_svg(const std::vector<RackCell>& cells) {
     if (loops.empty() || loops.back().first != c.loop) loops.push_back({c.loop, {}});
     loops.back().second.push_back(&c);
   }
-  constexpr int CELL = 30, GAP = 4, PER_ROW = 24, LABEL = 70;
+  // Large clusters get small unlabelled cells (each still has its tooltip).
+  const bool compact = cells.size() > 200;
+  const int CELL = compact ? 12 : 30, GAP = compact ? 2 : 4, PER_ROW = compact ? 64 : 24, LABEL = 90;
   int rows = 0;
   for (const auto& l : loops)
     rows += static_cast<int>((l.second.size() + PER_ROW - 1) / PER_ROW);
   const int width = LABEL + PER_ROW * (CELL + GAP) + 10;
   const int height = rows * (CELL + GAP) + static_cast<int>(loops.size()) * 6 + 50;
-  std::string out = fmt::format(
-      "<svg class=\"chart\" id=\"rack-grid-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-      "viewBox=\"0 0 {} {}\" role=\"img\"><title>racks coloured by availability</title>\n",
-      width, height, width, height);
+  std::string out =
+      fmt::format("<svg class=\"chart\" id=\"rack-grid-svg\" xmlns=\"http://www.w3.org/2000/svg\" "
+                  "width=\"{}\" height=\"{}\" "
+                  "viewBox=\"0 0 {} {}\" role=\"img\"><title>racks coloured by availability</title>\n",
+                  width, height, width, height);
   int y = 8;
   for (const auto& [loop, members] : loops) {
-    out += fmt::format("<text x=\"4\" y=\"{}\" class=\"blabel-left\">{}</text>\n", y + 19, escape(loop));
+    out += fmt::format("<text x=\"4\" y=\"{}\" class=\"blabel-left\">{}</text>\n", y + (compact ? 10 : 19),
+                       escape(loop));
     for (std::size_t i = 0; i < members.size(); ++i) {
       const auto* c = members[i];
       const int x = LABEL + static_cast<int>(i % PER_ROW) * (CELL + GAP);
       const int cy = y + static_cast<int>(i / PER_ROW) * (CELL + GAP);
-      out += fmt::format("<rect class=\"rack\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"{}\">"
-                         "<title>{}: availability {:.3f}%, {:.2f} failures per replica</title></rect>",
-                         x, cy, CELL, CELL, availability_colour(c->availability), escape(c->name),
-                         c->availability * 100, c->failures);
+      out += fmt::format(
+          "<rect class=\"rack\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"{}\">"
+          "<title>{}: availability {:.3f}%, {:.2f} failures per replica</title></rect>",
+          x, cy, CELL, CELL, availability_colour(c->availability), escape(c->name), c->availability * 100,
+          c->failures);
+      if (compact) continue;
       const auto digits = c->name.find_first_of("0123456789");
       std::string short_name = digits == std::string::npos ? c->name : c->name.substr(digits);
       while (short_name.size() > 1 && short_name[0] == '0')
@@ -345,9 +355,10 @@ std::string rack_grid_svg(const std::vector<RackCell>& cells) {
   int x = LABEL;
   for (const auto& [text, a] : std::vector<std::pair<std::string, double>>{
            {"100%", 1.0}, {"≥ 99.9%", 0.9995}, {"≥ 99%", 0.995}, {"≥ 95%", 0.96}, {"< 95%", 0.5}}) {
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
-                       "class=\"legend\">{}</text>",
-                       x, y + 10, availability_colour(a), x + 16, y + 20, escape(text));
+    out +=
+        fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
+                    "class=\"legend\">{}</text>",
+                    x, y + 10, availability_colour(a), x + 16, y + 20, escape(text));
     x += 90;
   }
   return out + "\n</svg>\n";
@@ -398,10 +409,12 @@ std::string rack_grid_section(const std::filesystem::path& dir, const std::optio
     std::set<std::string> replicas_seen;
     if (events) {
       const std::string label = "events.csv";
-      const auto replica = events->require_column("replica", label), time = events->require_column("time_s", label),
-                 kind = events->require_column("kind", label), component = events->require_column("component", label),
+      const auto replica = events->require_column("replica", label),
+                 time = events->require_column("time_s", label), kind = events->require_column("kind", label),
+                 component = events->require_column("component", label),
                  scope = events->require_column("scope", label);
-      std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, int>>> open; // (replica, component)
+      std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, int>>>
+          open; // (replica, component)
       auto scope_gpus = [&](const std::string& s) {
         if (s == "gpu") return 1;
         if (s == "tray" || s == "node") return rack_spec.node_gpus();
@@ -429,22 +442,25 @@ std::string rack_grid_section(const std::filesystem::path& dir, const std::optio
     }
     const double n = std::max<double>(1.0, static_cast<double>(replicas_seen.size()));
     int per_loop = 0;
-    if (const auto* cooling = document.is_object() && document.contains("cooling") ? &document.at("cooling") : nullptr;
+    if (const auto* cooling =
+            document.is_object() && document.contains("cooling") ? &document.at("cooling") : nullptr;
         cooling && cooling->is_object() && cooling->contains("racks_per_loop") &&
         cooling->at("racks_per_loop").is_number_integer())
       per_loop = cooling->at("racks_per_loop").get<int>();
+    const int group = racks > 200 ? 64 : 16; // racks per row of the grid when no cooling loop is known
     for (int r = 0; r < racks; ++r) {
       const std::string name = fmt::format("rack{:04d}", r);
       const double down = down_gpu_h.count(name) ? down_gpu_h[name] : 0.0;
       const double availability = events ? 1.0 - down / (n * rack_gpus * duration_h) : NaN;
-      const std::string loop =
-          per_loop > 0 ? fmt::format("loop {}", r / per_loop) : fmt::format("racks {}–{}", r / 16 * 16,
-                                                                            std::min(racks, r / 16 * 16 + 16) - 1);
+      const std::string loop = per_loop > 0 ? fmt::format("loop {}", r / per_loop)
+                                            : fmt::format("racks {}–{}", r / group * group,
+                                                          std::min(racks, r / group * group + group) - 1);
       cells.push_back({name, availability, failures.count(name) ? failures[name] / n : 0.0, loop});
     }
-    source = events ? "events.csv (failure to repair_done of each component, weighted by the GPUs it holds) and "
-                      "scenario.json"
-                    : "scenario.json only (" + events_note + ")";
+    source = events
+                 ? "events.csv (failure to repair_done of each component, weighted by the GPUs it holds) and "
+                   "scenario.json"
+                 : "scenario.json only (" + events_note + ")";
   }
   out += fmt::format("<p>One cell per rack, coloured by availability (share of its GPU-time not down for a "
                      "failure or repair), mean over replicas; source: {}. Hover a cell for details.</p>\n",
@@ -489,18 +505,22 @@ std::string report_html(const std::filesystem::path& dir) {
     scenario_note = "scenario.json is not in this run's outputs (runs before it was written).";
   }
   std::string name = "run";
-  if (const auto col = summary.column("scenario"); col && !summary.rows.empty()) name = summary.rows.front()[*col];
+  if (const auto col = summary.column("scenario"); col && !summary.rows.empty())
+    name = summary.rows.front()[*col];
 
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
-  html += fmt::format("<title>dcsim report: {}</title>\n<style>{}</style></head><body>\n", escape(name), STYLE);
+  html +=
+      fmt::format("<title>dcsim report: {}</title>\n<style>{}</style></head><body>\n", escape(name), STYLE);
   html += fmt::format("<h1 id=\"title\">dcsim report: {}</h1>\n", escape(name));
   if (scenario) {
-    const long long gpus = static_cast<long long>(scenario->cluster.racks) * scenario->hardware.rack.gpus_per_rack();
-    html += fmt::format("<p id=\"facts\">{} racks ({}), {} GPUs, {} jobs, {} replicas of {:g} h ({:g} days); seed {}."
-                        "</p>\n",
-                        scenario->cluster.racks, hardware::rack_kind_name(scenario->hardware.rack.kind), gpus,
-                        scenario->jobs.size(), scenario->replicas, scenario->duration_h, scenario->duration_h / 24,
-                        scenario->seed);
+    const long long gpus =
+        static_cast<long long>(scenario->cluster.racks) * scenario->hardware.rack.gpus_per_rack();
+    html += fmt::format(
+        "<p id=\"facts\">{} racks ({}), {} GPUs, {} jobs, {} replicas of {:g} h ({:g} days); seed {}."
+        "</p>\n",
+        scenario->cluster.racks, hardware::rack_kind_name(scenario->hardware.rack.kind), gpus,
+        scenario->jobs.size(), scenario->replicas, scenario->duration_h, scenario->duration_h / 24,
+        scenario->seed);
   } else {
     html += note_html(scenario_note);
   }
@@ -515,7 +535,8 @@ std::string report_html(const std::filesystem::path& dir) {
   html += gauges;
   html += rack_grid_section(dir, scenario, document);
   html += cooling;
-  html += "<footer><p>Generated by dcsim report from the CSV files of this directory.</p></footer>\n</body></html>\n";
+  html += "<footer><p>Generated by dcsim report from the CSV files of this "
+          "directory.</p></footer>\n</body></html>\n";
   return html;
 }
 

@@ -44,7 +44,9 @@ Json key_schema(const KeyTable& table, const KeyDef& k) {
     s["type"] = k.type == ValueType::NUMBER ? "number" : "integer";
     add_bounds(s, k.bounds);
     break;
-  case ValueType::BOOLEAN: s["type"] = "boolean"; break;
+  case ValueType::BOOLEAN:
+    s["type"] = "boolean";
+    break;
   case ValueType::STRING:
     s["type"] = "string";
     if (!k.choices.empty()) s["enum"] = k.choices;
@@ -83,10 +85,13 @@ Json object_schema(const KeyTable& table) {
     properties[k.name] = key_schema(table, k);
     // An object whose default is {} but whose own table requires keys must be given.
     const KeyTable* child = k.type == ValueType::OBJECT ? table_at(table.path + "/" + k.name) : nullptr;
-    const bool needed = k.required() || (child && k.default_value == Json::object() && has_required_key(*child));
+    const bool needed =
+        k.required() || (child && k.default_value == Json::object() && has_required_key(*child));
     if (needed) required.push_back(k.name);
   }
-  Json s{{"type", "object"}, {"description", table.summary}, {"properties", properties},
+  Json s{{"type", "object"},
+         {"description", table.summary},
+         {"properties", properties},
          {"additionalProperties", false}};
   if (!required.empty()) s["required"] = required;
   return s;
@@ -122,13 +127,16 @@ Json scenario_json_schema() {
 std::string scenario_reference_markdown() {
   std::string out =
       "# Scenario reference\n\n"
-      "<!-- Generated from the key tables by `dcsim describe --markdown`; do not edit: run tools/update-docs. -->\n\n"
-      "Every key of the scenario format, generated from the key tables that the decoder itself uses (the list\n"
+      "<!-- Generated from the key tables by `dcsim describe --markdown`; do not edit: run "
+      "tools/update-docs. -->\n\n"
+      "Every key of the scenario format, generated from the key tables that the decoder itself uses (the "
+      "list\n"
       "of allowed keys, their defaults and bounds). Units are in the key names; unknown keys are errors.\n"
       "`dcsim describe [AREA]` prints the same on the terminal and `dcsim schema` as a JSON Schema.\n"
       "Paths are JSON pointers; `*` stands for any element of an array.\n";
   for (const KeyTable* t : scenario_key_tables()) {
-    out += fmt::format("\n## `{}`\n\n{} (area `{}`)\n\n", t->path.empty() ? "/" : t->path, t->summary, t->area);
+    out +=
+        fmt::format("\n## `{}`\n\n{} (area `{}`)\n\n", t->path.empty() ? "/" : t->path, t->summary, t->area);
     out += "| key | type | unit | default | meaning |\n|---|---|---|---|---|\n";
     for (const auto& k : t->keys) {
       std::string meaning = k.meaning;
@@ -138,8 +146,9 @@ std::string scenario_reference_markdown() {
       if (!k.choices.empty()) meaning += fmt::format(" [one of: {}]", fmt::join(k.choices, ", "));
       out += fmt::format("| `{}` | {} | {} | {} | {} |\n", k.name, sim::type_name(k.type),
                          k.unit.empty() ? "–" : cell(k.unit),
-                         k.required() ? "**required**" : cell(k.default_value.is_null() ? k.default_note
-                                                                                         : "`" + k.default_value.dump() + "`"),
+                         k.required() ? "**required**"
+                                      : cell(k.default_value.is_null() ? k.default_note
+                                                                       : "`" + k.default_value.dump() + "`"),
                          cell(meaning));
     }
   }

@@ -13,12 +13,23 @@ std::string escape(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
-    default: out += c;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&#39;";
+      break;
+    default:
+      out += c;
     }
   }
   return out;
@@ -62,7 +73,9 @@ std::string palette(std::size_t i) {
 
 namespace {
 
-std::string num(double v) { return fmt::format("{:.1f}", v); }
+std::string num(double v) {
+  return fmt::format("{:.1f}", v);
+}
 
 } // namespace
 
@@ -94,20 +107,22 @@ std::string line_chart(const LineChart& c) {
   if (x1 == x0) x1 = x0 + 1;
   auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * w; };
   auto py = [&](double y) { return top + h - (y - y0) / (y1 - y0) * h; };
-  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"plot\"/>\n", num(left), num(top),
-                     num(w), num(h));
+  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"plot\"/>\n", num(left),
+                     num(top), num(w), num(h));
   for (double t : yt)
-    out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" class=\"grid\"/><text x=\"{3}\" y=\"{4}\" "
-                       "class=\"ytick\">{5}</text>\n",
-                       num(left), num(left + w), num(py(t)), num(left - 4), num(py(t) + 4), tick_label(t));
+    out += fmt::format(
+        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" class=\"grid\"/><text x=\"{3}\" y=\"{4}\" "
+        "class=\"ytick\">{5}</text>\n",
+        num(left), num(left + w), num(py(t)), num(left - 4), num(py(t) + 4), tick_label(t));
   for (double t : xt)
     if (t >= x0 && t <= x1)
       out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xtick\">{}</text>\n", num(px(t)), num(top + h + 14),
                          tick_label(t));
   out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xlabel\">{}</text>\n", num(left + w / 2),
                      num(c.height - 6.0), escape(c.x_label));
-  out += fmt::format("<text x=\"12\" y=\"{0}\" class=\"ylabel\" transform=\"rotate(-90 12 {0})\">{1}</text>\n",
-                     num(top + h / 2), escape(c.y_label));
+  out +=
+      fmt::format("<text x=\"12\" y=\"{0}\" class=\"ylabel\" transform=\"rotate(-90 12 {0})\">{1}</text>\n",
+                  num(top + h / 2), escape(c.y_label));
   for (std::size_t k = 0; k < c.series.size(); ++k) {
     const auto& s = c.series[k];
     const std::string colour = palette(k);
@@ -131,8 +146,9 @@ std::string line_chart(const LineChart& c) {
         out += fmt::format("<path d=\"{} L{} Z\" fill=\"{}\" fill-opacity=\"0.18\" stroke=\"none\"/>\n", band,
                            low.substr(1), colour);
     }
-    out += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"><title>{}</title></path>\n",
-                       path_of(s.y, false), colour, escape(s.name));
+    out += fmt::format(
+        "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"><title>{}</title></path>\n",
+        path_of(s.y, false), colour, escape(s.name));
     if (c.series.size() > 1)
       out += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\" class=\"legend\">{}</text>\n", num(left + 8),
                          num(top + 14 + 13.0 * static_cast<double>(k)), colour, escape(s.name));
@@ -142,7 +158,8 @@ std::string line_chart(const LineChart& c) {
 
 std::string bar_chart(const BarChart& c) {
   const double left = 170, right = 120, top = 26, row = 22;
-  const int height = static_cast<int>(top + row * static_cast<double>(std::max<std::size_t>(c.bars.size(), 1)) + 26);
+  const int height =
+      static_cast<int>(top + row * static_cast<double>(std::max<std::size_t>(c.bars.size(), 1)) + 26);
   const double w = c.width - left - right;
   double vmax = 0;
   for (const auto& b : c.bars)
@@ -159,39 +176,43 @@ std::string bar_chart(const BarChart& c) {
     const double len = vmax > 0 && std::isfinite(b.value) ? b.value / vmax * w : 0;
     out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"blabel\">{}</text>", num(left - 6), num(y + 14),
                        escape(b.label));
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" class=\"bar\"><title>{}: {:g} "
-                       "{}</title></rect>",
-                       num(left), num(y + 3), num(std::max(len, 0.5)), num(row - 6), palette(0), escape(b.label),
-                       b.value, escape(c.value_label));
-    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"bvalue\">{}{}</text>\n", num(left + len + 4), num(y + 14),
-                       tick_label(b.value), b.note.empty() ? "" : " " + escape(b.note));
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" class=\"bar\"><title>{}: {:g} "
+        "{}</title></rect>",
+        num(left), num(y + 3), num(std::max(len, 0.5)), num(row - 6), palette(0), escape(b.label), b.value,
+        escape(c.value_label));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"bvalue\">{}{}</text>\n", num(left + len + 4),
+                       num(y + 14), tick_label(b.value), b.note.empty() ? "" : " " + escape(b.note));
   }
-  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xlabel\">{}</text>\n", num(left + w / 2), num(height - 6.0),
-                     escape(c.value_label));
+  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xlabel\">{}</text>\n", num(left + w / 2),
+                     num(height - 6.0), escape(c.value_label));
   return out + "</svg>\n";
 }
 
-std::string waterfall_chart(const std::string& id, const std::string& title, const std::vector<WaterfallStep>& losses,
-                            const WaterfallStep& remainder, int width) {
+std::string waterfall_chart(const std::string& id, const std::string& title,
+                            const std::vector<WaterfallStep>& losses, const WaterfallStep& remainder,
+                            int width) {
   const double left = 150, right = 90, top = 26, row = 22;
   const std::size_t rows = losses.size() + 2;
   const int height = static_cast<int>(top + row * static_cast<double>(rows) + 30);
   const double w = width - left - right;
-  std::string out = fmt::format(
-      "<svg class=\"chart waterfall\" id=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-      "viewBox=\"0 0 {} {}\" role=\"img\"><title>{}</title>\n",
-      escape(id), width, height, width, height, escape(title));
+  std::string out = fmt::format("<svg class=\"chart waterfall\" id=\"{}\" "
+                                "xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+                                "viewBox=\"0 0 {} {}\" role=\"img\"><title>{}</title>\n",
+                                escape(id), width, height, width, height, escape(title));
   out += fmt::format("<text x=\"4\" y=\"16\" class=\"ctitle\">{}</text>\n", escape(title));
   auto bar = [&](std::size_t i, const std::string& label, double from, double to, const std::string& colour,
                  const std::string& value_text) {
     const double y = top + row * static_cast<double>(i);
     const double x_a = left + std::min(from, to) * w, x_b = left + std::max(from, to) * w;
-    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"blabel\">{}</text>", num(left - 6), num(y + 14), escape(label));
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" class=\"bar\"><title>{}: {}"
-                       "</title></rect>",
-                       num(x_a), num(y + 3), num(std::max(x_b - x_a, 0.5)), num(row - 6), colour, escape(label),
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"blabel\">{}</text>", num(left - 6), num(y + 14),
+                       escape(label));
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" class=\"bar\"><title>{}: {}"
+        "</title></rect>",
+        num(x_a), num(y + 3), num(std::max(x_b - x_a, 0.5)), num(row - 6), colour, escape(label), value_text);
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"bvalue\">{}</text>\n", num(x_b + 4), num(y + 14),
                        value_text);
-    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"bvalue\">{}</text>\n", num(x_b + 4), num(y + 14), value_text);
   };
   bar(0, "GPU-time", 0, 1, "#7f7f7f", "100%");
   double level = 1.0;

@@ -48,8 +48,9 @@ struct WaterfallStep {
   double frac = 0; ///< share of the total (0..1)
 };
 /// From 100% down: a full bar, one floating bar per loss, and the remainder (e.g. productive) last.
-std::string waterfall_chart(const std::string& id, const std::string& title, const std::vector<WaterfallStep>& losses,
-                            const WaterfallStep& remainder, int width = 620);
+std::string waterfall_chart(const std::string& id, const std::string& title,
+                            const std::vector<WaterfallStep>& losses, const WaterfallStep& remainder,
+                            int width = 620);
 
 /// A categorical colour (for series), cycling through 8 colour-blind-safe colours.
 std::string palette(std::size_t i);

@@ -43,7 +43,9 @@ std::string fnv1a64(std::string_view bytes) {
   return fmt::format("{:016x}", h);
 }
 
-bool is_temporary(const std::string& name) { return name.find(".tmp-") != std::string::npos; }
+bool is_temporary(const std::string& name) {
+  return name.find(".tmp-") != std::string::npos;
+}
 
 /// The output files of a point directory, sorted (not the marker, not temporary files).
 std::vector<std::string> output_files(const std::filesystem::path& dir) {
@@ -166,13 +168,14 @@ bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point
   const std::string text = read_file(dir / POINT_COMPLETE_FILE, ok);
   if (!ok) return fail("no complete.json");
   const Json marker = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (marker.is_discarded() || !marker.is_object() || !marker.contains("scenario") || !marker.contains("files") ||
-      !marker.at("files").is_array())
+  if (marker.is_discarded() || !marker.is_object() || !marker.contains("scenario") ||
+      !marker.contains("files") || !marker.at("files").is_array())
     return fail("complete.json is not a completion record");
   if (marker.at("scenario") != point.document) return fail("complete.json records another scenario");
   bool has_summary = false;
   for (const auto& f : marker.at("files")) {
-    if (!f.is_object() || !f.contains("name") || !f.at("name").is_string()) return fail("complete.json: bad file entry");
+    if (!f.is_object() || !f.contains("name") || !f.at("name").is_string())
+      return fail("complete.json: bad file entry");
     const std::string name = f.at("name").get<std::string>();
     has_summary = has_summary || name == summary_schema().name;
     bool read_ok = false;
@@ -191,8 +194,8 @@ std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vect
   const auto& summary_columns = summary_schema().columns;
   sim::CsvSchema schema{"sweep.csv", {"point"}};
   for (const auto& a : axes) {
-    const bool clash = a.key == "point" ||
-                       std::find(summary_columns.begin(), summary_columns.end(), a.key) != summary_columns.end();
+    const bool clash = a.key == "point" || std::find(summary_columns.begin(), summary_columns.end(), a.key) !=
+                                               summary_columns.end();
     schema.columns.push_back(clash ? "sweep." + a.key : a.key);
   }
   for (const auto& c : summary_columns)
@@ -200,7 +203,8 @@ std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vect
   sim::CsvTable table(schema);
   const int count = static_cast<int>(points.size());
   for (const auto& p : points) {
-    const auto summary = sim::read_csv_file(out_dir / "points" / point_dir_name(p.index, count) / summary_schema().name);
+    const auto summary =
+        sim::read_csv_file(out_dir / "points" / point_dir_name(p.index, count) / summary_schema().name);
     std::vector<std::size_t> index;
     for (const auto& c : summary_columns)
       index.push_back(summary.require_column(c, "summary.csv"));
@@ -218,17 +222,18 @@ std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vect
 
 namespace {
 
-void print_progress(double frac, int done, int total, int resumed, double elapsed_s, bool tty, bool final_line) {
+void print_progress(double frac, int done, int total, int resumed, double elapsed_s, bool tty,
+                    bool final_line) {
   constexpr int WIDTH = 24;
   const int filled = static_cast<int>(frac * WIDTH + 0.5);
   const std::string bar = std::string(static_cast<std::size_t>(filled), '#') +
                           std::string(static_cast<std::size_t>(WIDTH - filled), '-');
   const std::string eta = frac > 0 && frac < 1 ? fmt::format("ETA {:.0f} s", elapsed_s * (1 - frac) / frac)
                                                : (frac >= 1 ? std::string("done") : std::string("ETA -"));
-  std::cerr << fmt::format("{}dcsim sweep: [{}] {}/{} points done{}, {:.0f}% | {:.1f} s, {}{}", tty ? "\r" : "", bar,
-                           done + resumed, total + resumed,
-                           resumed ? fmt::format(" ({} resumed)", resumed) : std::string(), frac * 100, elapsed_s, eta,
-                           tty ? (final_line ? "\n" : "   ") : "\n")
+  std::cerr << fmt::format("{}dcsim sweep: [{}] {}/{} points done{}, {:.0f}% | {:.1f} s, {}{}",
+                           tty ? "\r" : "", bar, done + resumed, total + resumed,
+                           resumed ? fmt::format(" ({} resumed)", resumed) : std::string(), frac * 100,
+                           elapsed_s, eta, tty ? (final_line ? "\n" : "   ") : "\n")
             << std::flush;
 }
 
@@ -260,7 +265,8 @@ int sweep_command(const SweepOptions& o) {
       axes.push_back(std::move(axis));
   }
   if (axes.empty()) {
-    std::cerr << "dcsim sweep: nothing to vary: give --vary key.path=v1,v2,... or a \"sweep\" block in the scenario\n";
+    std::cerr << "dcsim sweep: nothing to vary: give --vary key.path=v1,v2,... or a \"sweep\" block in the "
+                 "scenario\n";
     return 2;
   }
 
@@ -287,7 +293,8 @@ int sweep_command(const SweepOptions& o) {
 
   const Scenario& first = *scenarios.front();
   const std::filesystem::path out_dir =
-      o.out_dir.empty() ? std::filesystem::path("out") / (loaded.scenario->name + "-sweep") : std::filesystem::path(o.out_dir);
+      o.out_dir.empty() ? std::filesystem::path("out") / (loaded.scenario->name + "-sweep")
+                        : std::filesystem::path(o.out_dir);
   const int count = static_cast<int>(points.size());
   auto point_dir = [&](int index) { return out_dir / "points" / point_dir_name(index, count); };
 
@@ -296,8 +303,9 @@ int sweep_command(const SweepOptions& o) {
     for (const auto& p : points)
       if (!o.resume || !point_is_complete(point_dir(p.index), p)) todo.push_back(p.index);
     const int resumed = count - static_cast<int>(todo.size());
-    std::cout << fmt::format("sweep {}: {} points ({} varied keys), {}{} to run\n", first.name, count, axes.size(),
-                             resumed ? fmt::format("{} already complete, ", resumed) : std::string(), todo.size());
+    std::cout << fmt::format(
+        "sweep {}: {} points ({} varied keys), {}{} to run\n", first.name, count, axes.size(),
+        resumed ? fmt::format("{} already complete, ", resumed) : std::string(), todo.size());
     std::cout << std::flush;
 
     for (int index : todo) { // a point being (re)run never looks complete
@@ -317,7 +325,8 @@ int sweep_command(const SweepOptions& o) {
     bool printed = false;
     auto report = [&](const std::vector<double>& progress, int finished) {
       if (o.quiet) return;
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const bool last = finished == static_cast<int>(progress.size());
       if (!tty && elapsed - last_line < 10.0 && !last) return;
       if (!last && elapsed < 1.0) return;

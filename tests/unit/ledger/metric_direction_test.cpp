@@ -21,7 +21,8 @@ TEST_CASE("every metric the ledger emits declares which way is better", "[ledger
   }
 }
 
-TEST_CASE("metric directions: gains higher, losses lower, inputs none, unknown undeclared", "[ledger][metrics]") {
+TEST_CASE("metric directions: gains higher, losses lower, inputs none, unknown undeclared",
+          "[ledger][metrics]") {
   CHECK(*metric_direction("goodput_frac") == Better::HIGHER);
   CHECK(*metric_direction("ledger_productive_gpu_h") == Better::HIGHER);
   CHECK(*metric_direction("ledger_rework_gpu_h") == Better::LOWER);

@@ -38,7 +38,8 @@ TEST_CASE("the JSON Schema closes every object and requires what the decoder req
   CHECK(schema.at("required") == sim::Json::array({"cluster"}));
   CHECK(props.at("cluster").at("required") == sim::Json::array({"racks"}));
   CHECK(props.at("jobs").at("items").at("required").size() >= 2);
-  const auto& interval = props.at("jobs").at("items").at("properties").at("checkpoint").at("properties").at("interval_s");
+  const auto& interval =
+      props.at("jobs").at("items").at("properties").at("checkpoint").at("properties").at("interval_s");
   REQUIRE(interval.contains("anyOf"));
   CHECK(interval.at("anyOf").at(1).at("enum") == sim::Json::array({"auto"}));
   CHECK(props.at("hardware").at("properties").at("rack").at("properties").at("kind").at("enum").size() == 2);

@@ -17,7 +17,7 @@ const char* BASE = R"({"cluster": {"racks": 4}, "jobs": [{"name": "j", "gpus": 6
   "model_flops_per_step": 1e15}]})";
 }
 
-TEST_CASE("--vary values: commas outside brackets and quotes separate; JSON else string", "[tools][sweep]") {
+TEST_CASE("sweep --vary values: commas outside brackets and quotes separate, JSON else string", "[tools][sweep]") {
   SweepAxis axis;
   REQUIRE(parse_vary("jobs.0.checkpoint.interval_s=auto,600,\"a,b\",[1,2],{\"x\":1}", axis).empty());
   CHECK(axis.key == "jobs.0.checkpoint.interval_s");
@@ -48,7 +48,8 @@ TEST_CASE("sweep points: cartesian product, first axis slowest, values applied",
   CHECK(point_dir_name(7, 2000) == "point-0007");
 }
 
-TEST_CASE("the sweep block decodes, is checked, and leaves the scenario otherwise unchanged", "[tools][sweep]") {
+TEST_CASE("the sweep block decodes, is checked, and leaves the scenario otherwise unchanged",
+          "[tools][sweep]") {
   const auto plain = load_scenario_text(BASE, "s.json");
   REQUIRE(plain.scenario);
   CHECK(plain.scenario->sweep.empty());
