@@ -344,14 +344,18 @@ int sweep_command(const SweepOptions& o) {
         [&](int task, const std::function<void(double)>& progress) {
           const int index = todo[static_cast<std::size_t>(task)];
           const SweepPoint& p = points[static_cast<std::size_t>(index)];
-          const Scenario& scenario = *scenarios[static_cast<std::size_t>(index)];
-          World world(scenario);
-          const auto replicas = run_replicas(world, inner, true, progress);
-          const RunSummary summary = summarize_replicas(replicas);
-          const auto dir = point_dir(index);
-          write_outputs(dir, scenario, replicas, summary);
-          write_scenario_document(dir, p.document);
-          mark_point_complete(dir, p);
+          try {
+            const Scenario& scenario = *scenarios[static_cast<std::size_t>(index)];
+            World world(scenario);
+            const auto replicas = run_replicas(world, inner, true, progress);
+            const RunSummary summary = summarize_replicas(replicas);
+            const auto dir = point_dir(index);
+            write_outputs(dir, scenario, replicas, summary);
+            write_scenario_document(dir, p.document);
+            mark_point_complete(dir, p);
+          } catch (const std::exception& e) {
+            throw std::runtime_error(fmt::format("point {} ({}): {}", index, p.label(), e.what()));
+          }
           return std::string();
         },
         report);
