@@ -64,7 +64,9 @@ case "$cmd" in
     TARGET=dcsim_unit_tests build build-asan -DDCSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
     # SimGrid keeps process-lifetime allocations (its engine is never torn down): leak checks are off.
     (cd build-asan && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-       ctest -j "$JOBS" --output-on-failure --timeout 900 -R '^unit: ')
+       ctest -j "$JOBS" --output-on-failure --timeout 900 -R '^unit:')
+    # (catch_discover_tests drops the space of the "unit: " prefix from most names: '^unit: ' matched 5
+    # of the 108 unit tests; '^unit:' runs them all, ~40 s under the sanitizers.)
     ;;
   *)
     echo "usage: tools/dev.sh run|test|build" >&2

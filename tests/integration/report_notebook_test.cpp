@@ -157,6 +157,19 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   CHECK(with_racks.find("rack0001: availability 98.000%") != std::string::npos);
   CHECK(with_racks.find(">loop 1</text>") != std::string::npos);
 
+  // Cooling and power gauges, when a run has them, get their own section; other gauges stay in "Over time".
+  std::ofstream(run / "timeseries.csv") << "replica,time_s,entity,gauge,value\n0,0,cluster,healthy_gpus,1296\n"
+                                           "0,0,loop0,supply_temp_c,45\n0,3600,loop0,supply_temp_c,46.5\n"
+                                           "0,0,cluster,it_power_kw,2100\n";
+  REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(run.string()))).exit_code == 0);
+  const std::string with_gauges = read_text(run / "report.html");
+  const auto cooling = with_gauges.find("id=\"cooling-power\"");
+  REQUIRE(cooling != std::string::npos);
+  CHECK(with_gauges.find("id=\"gauge-supply-temp-c\"") > cooling);
+  CHECK(with_gauges.find("id=\"gauge-it-power-kw\"") > cooling);
+  CHECK(with_gauges.find("id=\"gauge-healthy-gpus\"") < cooling);
+  CHECK(with_gauges.find("No cooling or power gauge") == std::string::npos);
+
   // No summary.csv: nothing to report, exit 2, nothing written.
   fs::remove(run / "summary.csv");
   fs::remove(run / "report.html");
