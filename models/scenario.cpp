@@ -29,6 +29,8 @@ const KeyTable& scenario_keys() {
           KeyDef{"operations", ValueType::OBJECT, "", Json::object(), "recovery, spares and repairs"},
           KeyDef{"jobs", ValueType::ARRAY, "", Json::array(), "jobs, placed in order on the cluster"},
           KeyDef{"output", ValueType::OBJECT, "", Json::object(), "what is recorded"},
+          KeyDef{"sweep", ValueType::OBJECT, "", Json::object(),
+                 "keys varied by `dcsim sweep` (ignored by `dcsim run`)"},
       }};
   return table;
 }
@@ -44,12 +46,34 @@ const KeyTable& output_keys() {
   return table;
 }
 
+const KeyTable& sweep_keys() {
+  static const KeyTable table{
+      "sweep", "/sweep", "a parameter sweep: `dcsim sweep` runs the cartesian product of the varied keys",
+      {
+          KeyDef{"vary", ValueType::ARRAY, "", Json::array(),
+                 "varied keys, the first one slowest in point order (see /sweep/vary/*)"},
+      }};
+  return table;
+}
+
+const KeyTable& sweep_axis_keys() {
+  static const KeyTable table{
+      "sweep", "/sweep/vary/*", "one varied key and its values",
+      {
+          KeyDef{"key", ValueType::STRING, "", nullptr,
+                 "key path as in --set, '.' between keys and array indices (jobs.0.gpus)"},
+          KeyDef{"values", ValueType::ARRAY, "", nullptr, "values the key takes, each any JSON value (at least one)"},
+      }};
+  return table;
+}
+
 std::vector<const KeyTable*> scenario_key_tables() {
   return {&scenario_keys(),        &hardware::hardware_keys(), &hardware::gpu_keys(),
           &hardware::rack_keys(),  &hardware::cluster_keys(),  &fabric::fabric_keys(),
           &failure::failures_keys(),
           &failure::failure_mode_keys(), &ops::operations_keys(), &ops::repair_stage_keys(), &workload::job_keys(),
-          &workload::model_keys(), &workload::parallelism_keys(), &workload::checkpoint_keys(), &output_keys()};
+          &workload::model_keys(), &workload::parallelism_keys(), &workload::checkpoint_keys(), &output_keys(),
+          &sweep_keys(),           &sweep_axis_keys()};
 }
 
 double scale_out_gbps(const Scenario& scenario) {
@@ -82,6 +106,23 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   const sim::Node output = root.object("output", output_keys());
   s.output.timeseries_interval_s = output.number("timeseries_interval_s");
   s.output.events = output.boolean("events");
+  for (const sim::Node& axis : root.object("sweep", sweep_keys()).objects("vary", sweep_axis_keys())) {
+    SweepAxis a;
+    a.key = axis.string("key");
+    if (axis.has("key") && a.key.empty()) axis.problem("key", "must not be empty");
+    for (const auto& other : s.sweep)
+      if (!a.key.empty() && other.key == a.key) axis.problem("key", "is varied twice");
+    if (const Json* values = axis.raw("values"); values && values->is_array()) {
+      if (values->empty()) axis.problem("values", "must list at least one value");
+      for (const auto& v : *values)
+        a.values.push_back(v);
+    } else if (values) {
+      axis.problem("values", "must be an array");
+    } else {
+      axis.problems().add(axis.child_pointer("values"), "missing required key");
+    }
+    s.sweep.push_back(std::move(a));
+  }
 
   // Cross-area checks, once the areas themselves are sound.
   if (!problems.empty() || s.cluster.racks <= 0) return std::nullopt;

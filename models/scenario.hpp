@@ -24,6 +24,12 @@ struct OutputSpec {
   bool events = true;
 };
 
+/// One varied key of a sweep (`dcsim sweep`): a `--set`-style key path and the values it takes.
+struct SweepAxis {
+  std::string key;
+  std::vector<sim::Json> values;
+};
+
 struct Scenario {
   std::string name;
   std::uint64_t seed = 1;
@@ -36,6 +42,8 @@ struct Scenario {
   ops::OperationsSpec operations;
   std::vector<workload::JobSpec> jobs;
   OutputSpec output;
+  /// The optional "sweep" block: read by `dcsim sweep` only; it never changes a run of this scenario.
+  std::vector<SweepAxis> sweep;
 };
 
 /// The most GPUs a scenario may have (memory: a SimGrid host and its port cost ~3 KB).
@@ -43,6 +51,8 @@ inline constexpr long long MAX_GPUS = 1 << 20;
 
 const sim::KeyTable& scenario_keys();
 const sim::KeyTable& output_keys();
+const sim::KeyTable& sweep_keys();
+const sim::KeyTable& sweep_axis_keys();
 /// Every key table of the scenario format, in document order (for describe and the reference).
 std::vector<const sim::KeyTable*> scenario_key_tables();
 

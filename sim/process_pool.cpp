@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <thread>
 
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,12 +71,17 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
     return p;
   };
 
+  const pid_t parent = ::getpid();
   while (finished < count) {
     while (next < count && static_cast<int>(running.size()) < parallel_) {
       std::fflush(nullptr);
       const pid_t pid = ::fork();
       if (pid < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
       if (pid == 0) {
+        // A child never outlives its parent: when the parent is killed, its tasks end too (no orphan
+        // goes on writing results that nobody collects).
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(1);
         const int index = next;
         int code = 0;
         try {

@@ -5,7 +5,8 @@
 // copy-on-write and pay no build cost. Each child returns its result as bytes through a private
 // temporary file; results come back in task order whatever the parallelism, so outputs do not depend
 // on `-j`. Children publish their progress (a fraction in [0, 1]) in a shared memory page that the
-// parent reads to report progress.
+// parent reads to report progress. A child is killed when its parent dies (PR_SET_PDEATHSIG), so a
+// killed run leaves no orphans behind.
 #pragma once
 
 #include <functional>

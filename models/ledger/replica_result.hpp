@@ -9,6 +9,7 @@
 //   effective_tokens_per_s   = retained tokens ÷ wall time = tokens_per_s × goodput_frac
 //   job_mttf_h               = wall time ÷ unplanned interruptions (undefined without interruptions)
 //   ledger_<state>_gpu_h     = job GPUs × time in the state (cluster: summed, plus idle/repair/spare)
+// Which way is better for each metric (for `dcsim compare`) is declared in metric_direction.hpp.
 // A replica's result travels from the child process that ran it as JSON (exact: doubles round-trip).
 #pragma once
 

@@ -1,9 +1,13 @@
 // dcsim: the command line (composition root). See README.md for every command.
+#include "tools/dcsim/compare.hpp"
 #include "tools/dcsim/describe.hpp"
+#include "tools/dcsim/report.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
+#include "tools/dcsim/schema.hpp"
 #include "tools/dcsim/step_report.hpp"
 #include "tools/dcsim/topology.hpp"
+#include "tools/dcsim/sweep.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -50,6 +54,34 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", run.overrides, "override a scenario key: key.path=value (repeatable)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "no progress on stderr");
 
+  dcsim::tools::SweepOptions sweep;
+  auto* sweep_cmd = app.add_subcommand("sweep", "run the cartesian product of varied keys, each point a full run");
+  sweep_cmd->add_option("scenario", sweep.scenario_path, "scenario JSON file")->required();
+  sweep_cmd->add_option("--vary", sweep.vary, "a varied key and its values: key.path=v1,v2,... (repeatable)");
+  sweep_cmd->add_option("--out", sweep.out_dir, "output directory (default out/<scenario name>-sweep)");
+  int sweep_replicas = 0;
+  long long sweep_seed = -1;
+  sweep_cmd->add_option("--replicas", sweep_replicas, "override the scenario's replicas")->check(CLI::PositiveNumber);
+  sweep_cmd->add_option("--seed", sweep_seed, "override the scenario's seed")->check(CLI::NonNegativeNumber);
+  sweep_cmd->add_option("-j,--jobs", sweep.parallel, "processes in parallel (default: CPUs)")->check(CLI::PositiveNumber);
+  sweep_cmd->add_option("--set", sweep.overrides, "override a key of every point: key.path=value (repeatable)");
+  sweep_cmd->add_flag("--resume", sweep.resume, "skip points whose outputs are complete (see complete.json)");
+  sweep_cmd->add_flag("-q,--quiet", sweep.quiet, "no progress on stderr");
+
+  dcsim::tools::CompareOptions compare;
+  auto* compare_cmd = app.add_subcommand(
+      "compare", "compare two runs' metrics; exit 1 when the candidate is significantly worse beyond the tolerance");
+  compare_cmd->add_option("baseline", compare.baseline_dir, "baseline output directory")->required();
+  compare_cmd->add_option("candidate", compare.candidate_dir, "candidate output directory")->required();
+  compare_cmd->add_option("--tolerance-frac", compare.tolerance_frac,
+                          "allowed change as a fraction of the baseline mean (default 0.01)");
+  compare_cmd->add_flag("--json", compare.json, "print the comparison as JSON");
+
+  std::string report_dir, report_output;
+  auto* report_cmd = app.add_subcommand("report", "write a self-contained report.html from a run's outputs");
+  report_cmd->add_option("out_dir", report_dir, "a run's output directory")->required();
+  report_cmd->add_option("-o,--output", report_output, "where to write (default OUT_DIR/report.html)");
+
   std::string validate_path;
   std::vector<std::string> validate_overrides;
   auto* validate_cmd = app.add_subcommand("validate", "check a scenario and report every problem");
@@ -75,7 +107,13 @@ int main(int argc, char** argv) {
 
   std::string area;
   auto* describe_cmd = app.add_subcommand("describe", "list every scenario key: type, unit, default, meaning");
-  describe_cmd->add_option("area", area, "only this area (scenario, hardware, cluster, fabric, failures, operations, jobs, output)");
+  describe_cmd->add_option("area", area,
+                           "only this area (scenario, hardware, cluster, fabric, failures, operations, jobs, output, sweep)");
+  bool describe_markdown = false;
+  describe_cmd->add_flag("--markdown", describe_markdown,
+                         "print the whole reference as Markdown (docs/scenario-reference.md)");
+
+  auto* schema_cmd = app.add_subcommand("schema", "print a JSON Schema (draft 2020-12) of the scenario format");
 
   try {
     app.parse(argc, argv);
@@ -89,9 +127,28 @@ int main(int argc, char** argv) {
     if (seed >= 0) run.overrides.push_back(fmt::format("seed={}", seed));
     return dcsim::tools::run_command(run);
   }
+  if (*sweep_cmd) {
+    if (sweep_replicas > 0) sweep.overrides.push_back(fmt::format("replicas={}", sweep_replicas));
+    if (sweep_seed >= 0) sweep.overrides.push_back(fmt::format("seed={}", sweep_seed));
+    return dcsim::tools::sweep_command(sweep);
+  }
+  if (*compare_cmd) return dcsim::tools::compare_command(compare);
+  if (*report_cmd) return dcsim::tools::report_command(report_dir, report_output);
   if (*validate_cmd) return validate_command(validate_path, validate_overrides);
   if (*step_cmd) return dcsim::tools::step_command(step_path, step_overrides, step_json);
   if (*topology_cmd) return dcsim::tools::topology_command(topology);
+  if (*schema_cmd) {
+    std::cout << dcsim::tools::scenario_json_schema().dump(2) << "\n";
+    return 0;
+  }
+  if (*describe_cmd && describe_markdown) {
+    if (!area.empty()) {
+      std::cerr << "dcsim describe: --markdown prints every area; give no AREA\n";
+      return 2;
+    }
+    std::cout << dcsim::tools::scenario_reference_markdown();
+    return 0;
+  }
   if (*describe_cmd) {
     std::string out;
     const bool ok = dcsim::tools::describe_keys(area, out);

@@ -18,7 +18,8 @@ int default_parallelism() {
   return n == 0 ? 1 : static_cast<int>(n);
 }
 
-std::vector<DecodedReplica> run_replicas(World& world, int parallel, bool quiet) {
+std::vector<DecodedReplica> run_replicas(World& world, int parallel, bool quiet,
+                                         const std::function<void(double)>& publish) {
   const Scenario& s = world.scenario();
   const auto started = std::chrono::steady_clock::now();
   const bool tty = ::isatty(STDERR_FILENO) != 0;
@@ -26,6 +27,13 @@ std::vector<DecodedReplica> run_replicas(World& world, int parallel, bool quiet)
   bool printed = false;
   sim::ProcessPool pool(parallel);
   auto report = [&](const std::vector<double>& progress, int finished) {
+    if (publish) {
+      double done = 0;
+      for (double p : progress)
+        done += p;
+      publish(done / static_cast<double>(progress.size()));
+      return;
+    }
     if (quiet) return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (elapsed < 1.0) return;
@@ -58,6 +66,11 @@ std::vector<DecodedReplica> run_replicas(World& world, int parallel, bool quiet)
   return out;
 }
 
+void write_scenario_document(const std::filesystem::path& dir, const sim::Json& document) {
+  std::filesystem::create_directories(dir);
+  sim::write_file_atomically(dir / SCENARIO_DOCUMENT_FILE, document.dump(2) + "\n");
+}
+
 int run_command(const RunOptions& options) {
   const LoadedScenario loaded = load_scenario(options.scenario_path, options.overrides);
   if (!loaded.scenario) {
@@ -73,10 +86,13 @@ int run_command(const RunOptions& options) {
     const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!options.quiet && build_s >= 1.0)
       std::cerr << fmt::format("dcsim: built {} GPUs in {:.1f} s\n", world.layout().gpus(), build_s);
+    if (!scenario.sweep.empty() && !options.quiet)
+      std::cerr << "dcsim: the scenario's sweep block is ignored by run (dcsim sweep runs its points)\n";
     const int parallel = options.parallel > 0 ? options.parallel : default_parallelism();
     const auto replicas = run_replicas(world, parallel, options.quiet);
     const RunSummary summary = summarize_replicas(replicas);
     write_outputs(out_dir, scenario, replicas, summary);
+    write_scenario_document(out_dir, loaded.document);
     std::cout << summary_table(scenario, summary, world.layout().gpus());
     std::cout << fmt::format("outputs written to {}/\n", out_dir.string());
     return 0;

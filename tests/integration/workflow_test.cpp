@@ -1,0 +1,289 @@
+// The planner's workflow end to end, through the dcsim binary: sweeps (killed and resumed), compare
+// (its regression rule and the golden outputs of CI), and the JSON Schema against every scenario.
+#include "sim/json_reader.hpp"
+#include "tests/support/shell.hpp"
+#include "tests/support/simulate.hpp"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+using namespace dcsim;
+using test::dcsim_binary;
+using test::read_text;
+using test::run_shell;
+using test::shell_quote;
+
+extern char** environ;
+
+namespace {
+
+std::string source(const std::string& relative) {
+  return std::string(DCSIM_SOURCE_DIR) + "/" + relative;
+}
+
+// 2 × 3 points of 4 replicas; 2,000 simulated hours make a point last ~0.3 s on one core, so a kill
+// lands in the middle of the sweep.
+const std::vector<std::string> SWEEP_ARGS = {"sweep",      source("scenarios/default.json"),
+                                             "--vary",     "operations.spare_racks=0,2",
+                                             "--vary",     "hardware.rack.spare_gpus=0,4,8",
+                                             "--replicas", "4",
+                                             "--set",      "duration_h=2000",
+                                             "-j",         "1"};
+
+std::string sweep_command(const fs::path& out, const std::string& extra = "") {
+  std::string cmd = dcsim_binary();
+  for (const auto& a : SWEEP_ARGS)
+    cmd += " " + shell_quote(a);
+  return cmd + " --out " + shell_quote(out.string()) + " " + extra;
+}
+
+int complete_points(const fs::path& out) {
+  int n = 0;
+  std::error_code ec;
+  if (!fs::exists(out / "points")) return 0;
+  for (const auto& e : fs::directory_iterator(out / "points", ec))
+    if (fs::exists(e.path() / "complete.json")) ++n;
+  return n;
+}
+
+struct FileId {
+  ino_t inode = 0;
+  std::int64_t mtime_ns = 0;
+  bool operator==(const FileId&) const = default;
+};
+FileId file_id(const fs::path& p) {
+  struct stat st {};
+  REQUIRE(::stat(p.c_str(), &st) == 0);
+  return {st.st_ino, static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+} // namespace
+
+TEST_CASE("a sweep killed half-way resumes without repeating finished points, same sweep.csv",
+          "[scenario][workflow][sweep]") {
+  const fs::path dir = test::fresh_test_dir("sweep-resume");
+  const fs::path whole = dir / "uninterrupted", killed = dir / "killed";
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto straight = run_shell(sweep_command(whole, "-q 2>&1"));
+  const double straight_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  INFO(straight.output);
+  REQUIRE(straight.exit_code == 0);
+  REQUIRE(complete_points(whole) == 6);
+  WARN(fmt::format("uninterrupted 2 x 3 x 4-replica sweep: {:.2f} s", straight_s));
+
+  // Start the same sweep and kill it (SIGKILL: no chance to clean up) once two points are complete.
+  std::vector<std::string> args{DCSIM_BINARY};
+  for (const auto& a : SWEEP_ARGS)
+    args.push_back(a);
+  for (const auto& a : {std::string("--out"), killed.string(), std::string("-q")})
+    args.push_back(a);
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  const std::string log = (dir / "killed.log").string();
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  REQUIRE(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&actions);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (complete_points(killed) < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  REQUIRE(::kill(pid, SIGKILL) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFSIGNALED(status));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300)); // children end with their parent (PDEATHSIG)
+
+  const int done_before = complete_points(killed);
+  INFO("complete points when killed: " << done_before);
+  REQUIRE(done_before >= 2);
+  REQUIRE(done_before < 6); // really half-way
+  CHECK_FALSE(fs::exists(killed / "sweep.csv"));
+  // Points that look complete are complete: identical to the uninterrupted run's.
+  std::map<std::string, FileId> finished;
+  for (const auto& e : fs::directory_iterator(killed / "points")) {
+    const std::string name = e.path().filename().string();
+    if (!fs::exists(e.path() / "complete.json")) continue;
+    CHECK(read_text(e.path() / "summary.csv") == read_text(whole / "points" / name / "summary.csv"));
+    finished[name] = file_id(e.path() / "summary.csv");
+  }
+
+  const auto resumed = run_shell(sweep_command(killed, "--resume -q 2>&1"));
+  INFO(resumed.output);
+  REQUIRE(resumed.exit_code == 0);
+  CHECK(resumed.output.find(fmt::format("{} already complete, {} to run", done_before, 6 - done_before)) !=
+        std::string::npos);
+  for (const auto& [name, id] : finished) { // not rewritten: same inode and modification time
+    INFO(name);
+    CHECK(file_id(killed / "points" / name / "summary.csv") == id);
+  }
+  CHECK(complete_points(killed) == 6);
+  CHECK(read_text(killed / "sweep.csv") == read_text(whole / "sweep.csv"));
+
+  // sweep.csv: one column per varied key, then the summary columns; 6 points' rows.
+  const std::string csv = read_text(whole / "sweep.csv");
+  CHECK(csv.rfind("point,operations.spare_racks,hardware.rack.spare_gpus,scenario,job,metric,mean,ci95_low,"
+                  "ci95_high,replicas\n",
+                  0) == 0);
+  CHECK(csv.find("\n5,2,8,default,pretrain,goodput_frac,") != std::string::npos);
+
+  // Resuming a finished sweep runs nothing and rewrites the same sweep.csv.
+  const auto again = run_shell(sweep_command(killed, "--resume -q 2>&1"));
+  CHECK(again.output.find("6 already complete, 0 to run") != std::string::npos);
+  CHECK(read_text(killed / "sweep.csv") == read_text(whole / "sweep.csv"));
+}
+
+TEST_CASE("a sweep with one bad point reports it and runs nothing", "[scenario][workflow][sweep]") {
+  const fs::path dir = test::fresh_test_dir("sweep-bad-point");
+  const auto r = run_shell(fmt::format(
+      "{} sweep {} --vary operations.spare_racks=1,17 --vary seed=1,2 --out {} 2>&1", dcsim_binary(),
+      shell_quote(source("scenarios/default.json")), shell_quote((dir / "out").string())));
+  CHECK(r.exit_code == 2);
+  const std::string file = source("scenarios/default.json");
+  for (int point : {2, 3})
+    CHECK(r.output.find(
+              fmt::format("{} (sweep point {}: operations.spare_racks=17, seed={}): /jobs/0/gpus: needs 16 "
+                          "racks of 64 usable GPUs, but only 1 of the cluster's 18 are left (17 spare, 0 "
+                          "taken by earlier jobs) (got 1024)",
+                          file, point, point - 1)) != std::string::npos);
+  CHECK(r.output.find("sweep point 0") == std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out"));
+}
+
+TEST_CASE("compare: exit 1 on a significantly worse goodput, 0 on a re-run with another seed",
+          "[scenario][workflow][compare]") {
+  const fs::path dir = test::fresh_test_dir("compare");
+  auto run = [&](const std::string& name, const std::string& args) {
+    const auto r = run_shell(fmt::format("{} run {} -q -j 2 --out {} {} 2>&1", dcsim_binary(),
+                                         shell_quote(source("scenarios/default.json")),
+                                         shell_quote((dir / name).string()), args));
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+  };
+  run("baseline", "--seed 1");
+  run("reseeded", "--seed 2");
+  // An hour to restart instead of ten minutes: each of ~6.6 interruptions costs 50 more minutes.
+  run("slower-restart", "--seed 1 --set operations.restart_s=3600");
+
+  const auto same = run_shell(fmt::format("{} compare {} {}", dcsim_binary(), (dir / "baseline").string(),
+                                          (dir / "reseeded").string()));
+  INFO(same.output);
+  CHECK(same.exit_code == 0);
+  CHECK(same.output.find("no regression") != std::string::npos);
+
+  const auto worse = run_shell(fmt::format("{} compare {} {} --json", dcsim_binary(),
+                                           (dir / "baseline").string(), (dir / "slower-restart").string()));
+  CHECK(worse.exit_code == 1);
+  const auto j = nlohmann::json::parse(worse.output);
+  CHECK(j.at("regressions").get<int>() > 0);
+  bool seen = false;
+  for (const auto& row : j.at("rows")) {
+    if (row.at("job") != "pretrain" || row.at("metric") != "goodput_frac") continue;
+    seen = true;
+    CHECK(row.at("verdict") == "REGRESSION");
+    CHECK(row.at("diff_frac").get<double>() < -0.01); // beyond the default 1% tolerance
+    // non-overlapping 95% confidence intervals
+    CHECK(row.at("candidate").at("ci95_high").get<double>() <
+          row.at("baseline").at("ci95_low").get<double>());
+    CHECK(row.at("p_adjusted").get<double>() < 0.05);
+  }
+  CHECK(seen);
+  // A tolerance larger than the drop lets it pass.
+  const auto tolerant =
+      run_shell(fmt::format("{} compare {} {} --tolerance-frac 10", dcsim_binary(),
+                            (dir / "baseline").string(), (dir / "slower-restart").string()));
+  CHECK(tolerant.exit_code == 0);
+  // Bad input: exit 2.
+  CHECK(run_shell(fmt::format("{} compare {} {} 2>&1", dcsim_binary(), (dir / "baseline").string(),
+                              (dir / "nowhere").string()))
+            .exit_code == 2);
+}
+
+TEST_CASE("golden outputs: a fresh run of each reference case is no worse (dcsim compare)",
+          "[scenario][workflow][golden]") {
+  // tests/golden/cases.txt: NAME SCENARIO ARGS...; regenerate with tools/update-golden.
+  const fs::path dir = test::fresh_test_dir("golden");
+  std::istringstream cases(read_text(source("tests/golden/cases.txt")));
+  std::string line;
+  int checked = 0;
+  while (std::getline(cases, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string name, scenario, args, word;
+    words >> name >> scenario;
+    while (words >> word)
+      args += " " + word;
+    INFO(name);
+    const fs::path golden = source("tests/golden/" + name);
+    REQUIRE(fs::exists(golden / "summary.csv"));
+    REQUIRE(fs::exists(golden / "replicas.csv"));
+    const auto run =
+        run_shell(fmt::format("{} run {} -q -j 2 --out {}{} 2>&1", dcsim_binary(),
+                              shell_quote(source(scenario)), shell_quote((dir / name).string()), args));
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const auto cmp = run_shell(fmt::format("{} compare {} {}", dcsim_binary(), shell_quote(golden.string()),
+                                           shell_quote((dir / name).string())));
+    INFO(cmp.output);
+    CHECK(cmp.exit_code == 0);
+    ++checked;
+  }
+  CHECK(checked >= 2);
+}
+
+TEST_CASE("every scenario under scenarios/ validates against `dcsim schema` (python3-jsonschema)",
+          "[scenario][workflow][schema]") {
+  const fs::path dir = test::fresh_test_dir("schema");
+  const auto schema = run_shell(dcsim_binary() + " schema > " + shell_quote((dir / "schema.json").string()));
+  REQUIRE(schema.exit_code == 0);
+  // Scenarios allow // comments: strip them with dcsim's own parser, then hand plain JSON to the checker.
+  std::string files;
+  int scenarios = 0;
+  for (const auto& e : fs::directory_iterator(source("scenarios"))) {
+    if (e.path().extension() != ".json") continue;
+    sim::Problems problems;
+    const auto doc = sim::parse_json_text(read_text(e.path()), problems);
+    REQUIRE(problems.empty());
+    const fs::path plain = dir / e.path().filename();
+    std::ofstream(plain) << doc.dump();
+    files += " " + shell_quote(plain.string());
+    ++scenarios;
+  }
+  // A document with a typo, a bound and an enum violation must fail: the check can fail.
+  std::ofstream(dir / "bad.json") << R"({"cluster": {"racks": 0}, "hardware": {"rack": {"kind": "dgx"}},
+                                         "jobs": [{"name": "x", "gpus": 8, "tpyo": 1}]})";
+  const std::string checker = source("tests/integration/check_json_schema.py");
+  const auto good = run_shell(fmt::format("/usr/bin/python3 {} {}{} 2>&1", shell_quote(checker),
+                                          shell_quote((dir / "schema.json").string()), files));
+  INFO(good.output);
+  CHECK(good.exit_code == 0);
+  CHECK(scenarios >= 2);
+  const auto bad = run_shell(fmt::format("/usr/bin/python3 {} {} {} 2>&1", shell_quote(checker),
+                                         shell_quote((dir / "schema.json").string()),
+                                         shell_quote((dir / "bad.json").string())));
+  INFO(bad.output);
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.output.find("/cluster/racks") != std::string::npos);
+  CHECK(bad.output.find("'tpyo' was unexpected") != std::string::npos);
+  CHECK(bad.output.find("'dgx' is not one of") != std::string::npos);
+}

@@ -1,0 +1,40 @@
+#include "sim/welch_test.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+using namespace dcsim::sim;
+
+TEST_CASE("Welch's t-test matches R's t.test", "[sim][stats]") {
+  // R: t.test(c(2,4,6,8,10), c(1,2,3,4,5)) -> t = 1.8974, df = 5.8824, p-value = 0.1075.
+  // By hand: means 6 and 3, variances 10 and 2.5; se² = 10/5 + 2.5/5 = 2.5; t = 3/√2.5 = 1.8974;
+  // dof = 2.5² / ((2)²/4 + (0.5)²/4) = 6.25 / 1.0625 = 5.8824.
+  const std::vector<double> a{1, 2, 3, 4, 5}, b{2, 4, 6, 8, 10};
+  const WelchResult r = welch_t_test(a, b);
+  REQUIRE(r.testable);
+  CHECK(r.t == Approx(1.8974).epsilon(1e-4));
+  CHECK(r.dof == Approx(5.8824).epsilon(1e-4));
+  CHECK(r.p_two_sided == Approx(0.1075).epsilon(2e-3));
+}
+
+TEST_CASE("Welch's t-test: NaN left out, degenerate and untestable samples", "[sim][stats]") {
+  const double nan = std::nan("");
+  const std::vector<double> same{2, 2, 2}, other{3, 3, nan, 3}, one{1};
+  CHECK(welch_t_test(same, same).p_two_sided == 1.0);
+  const auto differ = welch_t_test(same, other);
+  CHECK(differ.n_b == 3);
+  CHECK(differ.p_two_sided == 0.0);
+  CHECK_FALSE(welch_t_test(one, same).testable);
+}
+
+TEST_CASE("Holm adjustment", "[sim][stats]") {
+  // sorted: 0.005×4 = 0.02, 0.01×3 = 0.03, 0.03×2 = 0.06, 0.04×1 = 0.04 -> running max 0.06.
+  const auto adj = holm_adjust({0.01, 0.04, 0.03, 0.005});
+  CHECK(adj[0] == Approx(0.03));
+  CHECK(adj[1] == Approx(0.06));
+  CHECK(adj[2] == Approx(0.06));
+  CHECK(adj[3] == Approx(0.02));
+  CHECK(holm_adjust({0.9, 0.8})[0] == 1.0);
+}

@@ -1,0 +1,48 @@
+// docs/scenario-reference.md and `dcsim schema` come from the key tables; the file must be current.
+#include "tests/support/simulate.hpp"
+#include "tools/dcsim/schema.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+using namespace dcsim;
+
+TEST_CASE("docs/scenario-reference.md is generated from the key tables and current", "[tools][docs]") {
+  const std::string expected = tools::scenario_reference_markdown();
+  const std::string actual = test::source_file("docs/scenario-reference.md");
+  INFO("docs/scenario-reference.md is stale: run tools/update-docs and commit the result");
+  CHECK(actual == expected);
+}
+
+TEST_CASE("the JSON Schema closes every object and requires what the decoder requires", "[tools][docs]") {
+  const sim::Json schema = tools::scenario_json_schema();
+  CHECK(schema.at("$schema") == "https://json-schema.org/draft/2020-12/schema");
+  int objects = 0;
+  std::function<void(const sim::Json&)> walk = [&](const sim::Json& s) {
+    if (s.is_object()) {
+      if (s.contains("properties")) {
+        ++objects;
+        CHECK(s.at("additionalProperties") == false);
+      }
+      for (const auto& [k, v] : s.items())
+        walk(v);
+    } else if (s.is_array()) {
+      for (const auto& v : s)
+        walk(v);
+    }
+  };
+  walk(schema);
+  CHECK(objects >= 14); // every key table is an object schema
+  const auto& props = schema.at("properties");
+  CHECK(schema.at("required") == sim::Json::array({"cluster"}));
+  CHECK(props.at("cluster").at("required") == sim::Json::array({"racks"}));
+  CHECK(props.at("jobs").at("items").at("required").size() >= 2);
+  const auto& interval =
+      props.at("jobs").at("items").at("properties").at("checkpoint").at("properties").at("interval_s");
+  REQUIRE(interval.contains("anyOf"));
+  CHECK(interval.at("anyOf").at(1).at("enum") == sim::Json::array({"auto"}));
+  CHECK(props.at("hardware").at("properties").at("rack").at("properties").at("kind").at("enum").size() == 2);
+  CHECK(props.at("sweep").at("properties").at("vary").at("items").at("required") ==
+        sim::Json::array({"key", "values"}));
+}

@@ -1,0 +1,395 @@
+#include "tools/dcsim/sweep.hpp"
+
+#include "models/world.hpp"
+#include "sim/csv.hpp"
+#include "sim/csv_reader.hpp"
+#include "sim/process_pool.hpp"
+#include "tools/dcsim/outputs.hpp"
+#include "tools/dcsim/runner.hpp"
+#include "tools/dcsim/scenario_file.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <unistd.h>
+
+namespace dcsim::tools {
+
+using sim::Json;
+
+namespace {
+
+std::string read_file(const std::filesystem::path& path, bool& ok) {
+  std::ifstream in(path, std::ios::binary);
+  ok = static_cast<bool>(in);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::string fnv1a64(std::string_view bytes) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+bool is_temporary(const std::string& name) {
+  return name.find(".tmp-") != std::string::npos;
+}
+
+/// The output files of a point directory, sorted (not the marker, not temporary files).
+std::vector<std::string> output_files(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || name == POINT_COMPLETE_FILE || is_temporary(name)) continue;
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+} // namespace
+
+std::string parse_vary(std::string_view text, SweepAxis& axis) {
+  const auto eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    return fmt::format("--vary {}: expected key.path=value1,value2,...", text);
+  axis.key = std::string(text.substr(0, eq));
+  axis.values.clear();
+  const std::string_view list = text.substr(eq + 1);
+  std::vector<std::string> items;
+  std::string item;
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const char c = list[i];
+    if (in_string) {
+      item += c;
+      if (c == '\\' && i + 1 < list.size())
+        item += list[++i];
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '[' || c == '{') ++depth;
+    if ((c == ']' || c == '}') && depth > 0) --depth;
+    if (c == ',' && depth == 0) {
+      items.push_back(std::move(item));
+      item.clear();
+      continue;
+    }
+    item += c;
+  }
+  items.push_back(std::move(item));
+  for (const auto& v : items) {
+    if (v.empty()) return fmt::format("--vary {}: empty value in the list \"{}\"", axis.key, list);
+    Json value = Json::parse(v, nullptr, /*allow_exceptions=*/false);
+    axis.values.push_back(value.is_discarded() ? Json(v) : std::move(value));
+  }
+  return {};
+}
+
+std::string render_sweep_value(const Json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+std::string SweepPoint::label() const {
+  std::string out;
+  for (std::size_t a = 0; a < keys.size(); ++a)
+    out += fmt::format("{}{}={}", a ? ", " : "", keys[a], render_sweep_value(values[a]));
+  return out;
+}
+
+std::vector<SweepPoint> expand_points(const Json& base, const std::vector<SweepAxis>& axes) {
+  std::size_t count = axes.empty() ? 0 : 1;
+  for (const auto& a : axes)
+    count *= a.values.size();
+  std::vector<std::string> keys;
+  for (const auto& a : axes)
+    keys.push_back(a.key);
+  std::vector<SweepPoint> points;
+  points.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    SweepPoint p;
+    p.index = static_cast<int>(i);
+    p.keys = keys;
+    p.values.resize(axes.size());
+    std::size_t rest = i;
+    for (std::size_t a = axes.size(); a-- > 0;) { // last axis fastest
+      p.values[a] = axes[a].values[rest % axes[a].values.size()];
+      rest /= axes[a].values.size();
+    }
+    p.document = base;
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      const std::string error = sim::apply_override(p.document, axes[a].key + "=" + p.values[a].dump());
+      if (!error.empty() && p.apply_error.empty()) p.apply_error = error;
+    }
+    points.push_back(std::move(p));
+  }
+  return points;
+}
+
+std::string point_dir_name(int index, int points) {
+  const int width = std::max(3, static_cast<int>(std::to_string(std::max(points - 1, 0)).size()));
+  return fmt::format("point-{:0{}}", index, width);
+}
+
+void mark_point_complete(const std::filesystem::path& dir, const SweepPoint& point) {
+  Json files = Json::array();
+  for (const auto& name : output_files(dir)) {
+    bool ok = false;
+    const std::string bytes = read_file(dir / name, ok);
+    if (!ok) throw std::runtime_error(fmt::format("{}: cannot read the file", (dir / name).string()));
+    files.push_back(Json{{"name", name}, {"bytes", bytes.size()}, {"fnv1a64", fnv1a64(bytes)}});
+  }
+  const Json marker{{"format", 1}, {"point", point.index}, {"scenario", point.document}, {"files", files}};
+  sim::write_file_atomically(dir / POINT_COMPLETE_FILE, marker.dump(1) + "\n");
+}
+
+bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point, std::string* why) {
+  auto fail = [why](std::string reason) {
+    if (why) *why = std::move(reason);
+    return false;
+  };
+  bool ok = false;
+  const std::string text = read_file(dir / POINT_COMPLETE_FILE, ok);
+  if (!ok) return fail("no complete.json");
+  const Json marker = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (marker.is_discarded() || !marker.is_object() || !marker.contains("scenario") ||
+      !marker.contains("files") || !marker.at("files").is_array())
+    return fail("complete.json is not a completion record");
+  if (marker.at("scenario") != point.document) return fail("complete.json records another scenario");
+  bool has_summary = false;
+  for (const auto& f : marker.at("files")) {
+    if (!f.is_object() || !f.contains("name") || !f.at("name").is_string())
+      return fail("complete.json: bad file entry");
+    const std::string name = f.at("name").get<std::string>();
+    has_summary = has_summary || name == summary_schema().name;
+    bool read_ok = false;
+    const std::string bytes = read_file(dir / name, read_ok);
+    if (!read_ok) return fail(name + " is missing");
+    if (!f.contains("bytes") || f.at("bytes") != Json(bytes.size()) || !f.contains("fnv1a64") ||
+        f.at("fnv1a64") != Json(fnv1a64(bytes)))
+      return fail(name + " differs from the one recorded");
+  }
+  if (!has_summary) return fail("complete.json lists no summary.csv");
+  return true;
+}
+
+std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vector<SweepAxis>& axes,
+                           const std::vector<SweepPoint>& points) {
+  const auto& summary_columns = summary_schema().columns;
+  sim::CsvSchema schema{"sweep.csv", {"point"}};
+  for (const auto& a : axes) {
+    const bool clash = a.key == "point" || std::find(summary_columns.begin(), summary_columns.end(), a.key) !=
+                                               summary_columns.end();
+    schema.columns.push_back(clash ? "sweep." + a.key : a.key);
+  }
+  for (const auto& c : summary_columns)
+    schema.columns.push_back(c);
+  sim::CsvTable table(schema);
+  const int count = static_cast<int>(points.size());
+  for (const auto& p : points) {
+    const auto summary =
+        sim::read_csv_file(out_dir / "points" / point_dir_name(p.index, count) / summary_schema().name);
+    std::vector<std::size_t> index;
+    for (const auto& c : summary_columns)
+      index.push_back(summary.require_column(c, "summary.csv"));
+    for (const auto& row : summary.rows) {
+      auto w = table.row();
+      w << static_cast<std::int64_t>(p.index);
+      for (const auto& v : p.values)
+        w << render_sweep_value(v);
+      for (std::size_t c = 0; c < index.size(); ++c)
+        w << std::string_view(row[index[c]]); // numbers copied verbatim: byte-identical to the point's file
+    }
+  }
+  return table.text();
+}
+
+namespace {
+
+void print_progress(double frac, int done, int total, int resumed, double elapsed_s, bool tty,
+                    bool final_line) {
+  constexpr int WIDTH = 24;
+  const int filled = static_cast<int>(frac * WIDTH + 0.5);
+  const std::string bar = std::string(static_cast<std::size_t>(filled), '#') +
+                          std::string(static_cast<std::size_t>(WIDTH - filled), '-');
+  const std::string eta = frac > 0 && frac < 1 ? fmt::format("ETA {:.0f} s", elapsed_s * (1 - frac) / frac)
+                                               : (frac >= 1 ? std::string("done") : std::string("ETA -"));
+  std::cerr << fmt::format("{}dcsim sweep: [{}] {}/{} points done{}, {:.0f}% | {:.1f} s, {}{}",
+                           tty ? "\r" : "", bar, done + resumed, total + resumed,
+                           resumed ? fmt::format(" ({} resumed)", resumed) : std::string(), frac * 100,
+                           elapsed_s, eta, tty ? (final_line ? "\n" : "   ") : "\n")
+            << std::flush;
+}
+
+} // namespace
+
+int sweep_command(const SweepOptions& o) {
+  const LoadedScenario loaded = load_scenario(o.scenario_path, o.overrides);
+  if (!loaded.scenario) {
+    std::cerr << loaded.errors;
+    return 2;
+  }
+  std::vector<SweepAxis> axes = loaded.scenario->sweep;
+  std::vector<std::string> given; // keys varied on the command line
+  for (const auto& text : o.vary) {
+    SweepAxis axis;
+    if (const std::string error = parse_vary(text, axis); !error.empty()) {
+      std::cerr << "dcsim sweep: " << error << "\n";
+      return 2;
+    }
+    auto same = std::find_if(axes.begin(), axes.end(), [&](const SweepAxis& a) { return a.key == axis.key; });
+    if (std::find(given.begin(), given.end(), axis.key) != given.end()) {
+      std::cerr << fmt::format("dcsim sweep: --vary {}: the key is varied twice\n", axis.key);
+      return 2;
+    }
+    given.push_back(axis.key);
+    if (same != axes.end())
+      *same = std::move(axis);
+    else
+      axes.push_back(std::move(axis));
+  }
+  if (axes.empty()) {
+    std::cerr << "dcsim sweep: nothing to vary: give --vary key.path=v1,v2,... or a \"sweep\" block in the "
+                 "scenario\n";
+    return 2;
+  }
+
+  Json base = loaded.document;
+  base.erase("sweep");
+  std::string errors;
+  std::vector<SweepPoint> points = expand_points(base, axes);
+  std::vector<std::optional<Scenario>> scenarios(points.size());
+  const std::string stem = std::filesystem::path(o.scenario_path).stem().string();
+  for (auto& p : points) {
+    const std::string where = fmt::format("{} (sweep point {}: {})", o.scenario_path, p.index, p.label());
+    if (!p.apply_error.empty()) {
+      errors += fmt::format("{}: {}\n", where, p.apply_error);
+      continue;
+    }
+    sim::Problems problems;
+    scenarios[static_cast<std::size_t>(p.index)] = decode_scenario(p.document, stem, problems);
+    errors += problems.format(where);
+  }
+  if (!errors.empty()) {
+    std::cerr << errors;
+    return 2;
+  }
+
+  const Scenario& first = *scenarios.front();
+  const std::filesystem::path out_dir =
+      o.out_dir.empty() ? std::filesystem::path("out") / (loaded.scenario->name + "-sweep")
+                        : std::filesystem::path(o.out_dir);
+  const int count = static_cast<int>(points.size());
+  auto point_dir = [&](int index) { return out_dir / "points" / point_dir_name(index, count); };
+
+  try {
+    std::vector<int> todo;
+    for (const auto& p : points)
+      if (!o.resume || !point_is_complete(point_dir(p.index), p)) todo.push_back(p.index);
+    const int resumed = count - static_cast<int>(todo.size());
+    std::cout << fmt::format(
+        "sweep {}: {} points ({} varied keys), {}{} to run\n", first.name, count, axes.size(),
+        resumed ? fmt::format("{} already complete, ", resumed) : std::string(), todo.size());
+    std::cout << std::flush;
+
+    for (int index : todo) { // a point being (re)run never looks complete
+      const auto dir = point_dir(index);
+      std::filesystem::create_directories(dir);
+      std::filesystem::remove(dir / POINT_COMPLETE_FILE);
+      for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (is_temporary(e.path().filename().string())) std::filesystem::remove(e.path());
+    }
+
+    const int parallel = o.parallel > 0 ? o.parallel : default_parallelism();
+    const int outer = std::max(1, std::min(parallel, static_cast<int>(todo.size())));
+    const int inner = std::max(1, parallel / outer);
+    const auto started = std::chrono::steady_clock::now();
+    const bool tty = ::isatty(STDERR_FILENO) != 0;
+    double last_line = -10;
+    bool printed = false;
+    auto report = [&](const std::vector<double>& progress, int finished) {
+      if (o.quiet) return;
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const bool last = finished == static_cast<int>(progress.size());
+      if (!tty && elapsed - last_line < 10.0 && !last) return;
+      if (!last && elapsed < 1.0) return;
+      last_line = elapsed;
+      double done = 0;
+      for (double p : progress)
+        done += p;
+      print_progress(progress.empty() ? 1.0 : done / static_cast<double>(progress.size()), finished,
+                     static_cast<int>(progress.size()), resumed, elapsed, tty, last);
+      printed = true;
+    };
+    sim::ProcessPool pool(outer);
+    pool.map(
+        static_cast<int>(todo.size()),
+        [&](int task, const std::function<void(double)>& progress) {
+          const int index = todo[static_cast<std::size_t>(task)];
+          const SweepPoint& p = points[static_cast<std::size_t>(index)];
+          try {
+            const Scenario& scenario = *scenarios[static_cast<std::size_t>(index)];
+            World world(scenario);
+            const auto replicas = run_replicas(world, inner, true, progress);
+            const RunSummary summary = summarize_replicas(replicas);
+            const auto dir = point_dir(index);
+            write_outputs(dir, scenario, replicas, summary);
+            write_scenario_document(dir, p.document);
+            mark_point_complete(dir, p);
+          } catch (const std::exception& e) {
+            throw std::runtime_error(fmt::format("point {} ({}): {}", index, p.label(), e.what()));
+          }
+          return std::string();
+        },
+        report);
+    if (printed && tty && !o.quiet && todo.empty()) std::cerr << "\n";
+
+    sim::write_file_atomically(out_dir / "sweep.csv", sweep_csv_text(out_dir, axes, points));
+
+    // A short table on stdout: each job's goodput at every point.
+    const auto sweep = sim::read_csv_file(out_dir / "sweep.csv");
+    const std::size_t job_col = *sweep.column("job"), metric_col = *sweep.column("metric"),
+                      mean_col = *sweep.column("mean"), low_col = *sweep.column("ci95_low"),
+                      high_col = *sweep.column("ci95_high");
+    std::string header = fmt::format("{:>5}", "point");
+    for (const auto& a : axes)
+      header += fmt::format("  {:>{}}", a.key, std::max<std::size_t>(8, a.key.size()));
+    std::cout << header << fmt::format("  {:<14} {:>28}\n", "job", "goodput_frac (95% CI)");
+    for (const auto& row : sweep.rows) {
+      if (row[metric_col] != "goodput_frac" || row[job_col] == "cluster") continue;
+      std::string line = fmt::format("{:>5}", row[0]);
+      for (std::size_t a = 0; a < axes.size(); ++a)
+        line += fmt::format("  {:>{}}", row[1 + a], std::max<std::size_t>(8, axes[a].key.size()));
+      const double mean = sim::csv_number(row[mean_col]), low = sim::csv_number(row[low_col]),
+                   high = sim::csv_number(row[high_col]);
+      std::cout << line
+                << fmt::format("  {:<14} {:>28}\n", row[job_col],
+                               std::isnan(low) ? fmt::format("{:.4f}", mean)
+                                               : fmt::format("{:.4f} [{:.4f}, {:.4f}]", mean, low, high));
+    }
+    std::cout << fmt::format("outputs written to {}/ (sweep.csv, points/)\n", out_dir.string());
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "\ndcsim sweep: failed: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+} // namespace dcsim::tools

@@ -1,0 +1,73 @@
+// `dcsim sweep`: run the cartesian product of varied scenario keys, each point a full run.
+//
+//   OUT/sweep.csv                      point,<one column per varied key>,scenario,job,metric,mean,
+//                                      ci95_low,ci95_high,replicas  (each point's summary.csv rows)
+//   OUT/points/point-NNN/              the point's run outputs (summary.csv ... timeseries.csv,
+//                                      scenario.json) and, written last, complete.json
+//
+// Points come from the scenario's "sweep" block and `--vary key.path=v1,v2,...` options (a --vary of
+// a key the block also varies replaces the block's values); the first varied key changes slowest.
+// Every point is decoded and checked before anything runs; a bad point is an error naming it.
+//
+// Completeness. A point is complete when its complete.json exists, names the same scenario document
+// (the base scenario after --set, without its sweep block, with the point's values applied) and lists
+// every output file with its size and FNV-1a 64 hash, each matching the file on disk. complete.json is
+// written through a temporary name after every output file, and deleted before a point is (re)run, so
+// a run killed at any moment leaves its in-flight points without a marker. `--resume` skips complete
+// points; sweep.csv is rebuilt from the points' summary.csv files, so it is byte-identical whether or not
+// the sweep was resumed.
+#pragma once
+
+#include "models/scenario.hpp"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dcsim::tools {
+
+struct SweepOptions {
+  std::string scenario_path;
+  std::vector<std::string> vary;      ///< "key.path=v1,v2,..."
+  std::vector<std::string> overrides; ///< --set, applied to the base scenario first
+  std::string out_dir;                ///< empty: out/<scenario name>-sweep
+  int parallel = 0;                   ///< processes; 0: number of CPUs
+  bool resume = false;
+  bool quiet = false;
+};
+
+/// Parses `key.path=v1,v2,...`: values are separated by commas outside brackets, braces and quotes,
+/// each read as JSON when it parses, otherwise as a string. Returns an error message, or "" on success.
+std::string parse_vary(std::string_view text, SweepAxis& axis);
+
+struct SweepPoint {
+  int index = 0;
+  std::vector<sim::Json> values; ///< one per axis
+  sim::Json document;            ///< the scenario document of this point
+  std::string label() const;     ///< "operations.spare_racks=2, hardware.rack.spare_gpus=8"
+  std::vector<std::string> keys; ///< axis keys, for label()
+  std::string apply_error;       ///< non-empty when a value could not be applied (e.g. index out of range)
+};
+
+/// The points of a sweep over `axes`, first axis slowest. `base` must not hold a "sweep" block.
+std::vector<SweepPoint> expand_points(const sim::Json& base, const std::vector<SweepAxis>& axes);
+
+/// A value as shown in sweep.csv and labels: strings as they are, anything else as compact JSON.
+std::string render_sweep_value(const sim::Json& value);
+
+inline constexpr const char* POINT_COMPLETE_FILE = "complete.json";
+std::string point_dir_name(int index, int points); ///< "point-007", at least 3 digits
+/// Records the point as complete (call after every output file is written).
+void mark_point_complete(const std::filesystem::path& dir, const SweepPoint& point);
+/// True when `dir` holds a complete run of `point`; otherwise `why` says what is missing or different.
+bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point, std::string* why = nullptr);
+
+/// Concatenates the points' summary.csv files into sweep.csv text.
+std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vector<SweepAxis>& axes,
+                           const std::vector<SweepPoint>& points);
+
+/// `dcsim sweep`: returns the process exit code.
+int sweep_command(const SweepOptions& options);
+
+} // namespace dcsim::tools
