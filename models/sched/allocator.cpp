@@ -146,21 +146,93 @@ void Allocator::release(Share& share) {
 }
 
 bool Allocator::place(int job, int gpus) {
-  if (job != static_cast<int>(jobs_.size())) throw std::logic_error("Allocator::place: jobs must be placed in order");
-  jobs_.emplace_back();
-  JobPlacement& placement = jobs_.back();
-  placement.gpus = static_cast<std::size_t>(gpus);
-  int left = gpus;
+  if (job >= static_cast<int>(jobs_.size())) jobs_.resize(static_cast<std::size_t>(job) + 1);
+  JobPlacement& placement = jobs_[static_cast<std::size_t>(job)];
+  if (!placement.shares.empty()) throw std::logic_error("Allocator::place: the job already holds GPUs");
+  // Check first, then take: a placement is all or nothing.
   const int usable = layout_->domain_usable_gpus();
+  std::vector<std::pair<int, int>> plan; // (domain, GPUs)
+  int left = gpus;
   for (int d = 0; d < layout_->domains() && left > 0; ++d) {
     if (role_[static_cast<std::size_t>(d)] != Role::IDLE) continue;
     const int take = std::min(left, usable);
     if (domain_up_[static_cast<std::size_t>(d)] < take) continue;
-    placement.shares.emplace_back();
-    assign(job, static_cast<int>(placement.shares.size()) - 1, d, take);
+    plan.emplace_back(d, take);
     left -= take;
   }
-  return left == 0;
+  if (left > 0) return false;
+  placement.gpus = static_cast<std::size_t>(gpus);
+  for (const auto& [d, take] : plan) {
+    placement.shares.emplace_back();
+    assign(job, static_cast<int>(placement.shares.size()) - 1, d, take);
+  }
+  return true;
+}
+
+void Allocator::release(int job) {
+  JobPlacement& placement = jobs_.at(static_cast<std::size_t>(job));
+  for (Share& share : placement.shares) {
+    const int d = share.domain;
+    release(share);
+    set_role(d, Role::IDLE);
+    touch_domain(d);
+  }
+  placement.shares.clear();
+  placement.broken.clear();
+  placement.gpus = 0;
+}
+
+bool Allocator::resize(int job, int domains) {
+  JobPlacement& placement = jobs_.at(static_cast<std::size_t>(job));
+  const int usable = layout_->domain_usable_gpus();
+  if (domains > 0) {
+    std::vector<int> plan;
+    for (int d = 0; d < layout_->domains() && static_cast<int>(plan.size()) < domains; ++d)
+      if (role_[static_cast<std::size_t>(d)] == Role::IDLE && domain_up_[static_cast<std::size_t>(d)] >= usable)
+        plan.push_back(d);
+    if (static_cast<int>(plan.size()) < domains) return false;
+    for (int d : plan) {
+      placement.shares.emplace_back();
+      assign(job, static_cast<int>(placement.shares.size()) - 1, d, usable);
+      placement.gpus += static_cast<std::size_t>(usable);
+    }
+    return true;
+  }
+  for (int k = 0; k < -domains && !placement.shares.empty(); ++k) {
+    Share& share = placement.shares.back();
+    const int d = share.domain;
+    placement.gpus -= share.gpus.size();
+    release(share);
+    placement.broken.erase(static_cast<int>(placement.shares.size()) - 1);
+    placement.shares.pop_back();
+    set_role(d, Role::IDLE);
+    touch_domain(d);
+  }
+  return true;
+}
+
+int Allocator::job_domain_count(int job) const {
+  return job < static_cast<int>(jobs_.size()) ? static_cast<int>(jobs_[static_cast<std::size_t>(job)].shares.size()) : 0;
+}
+
+int Allocator::job_gpu_count(int job) const {
+  return job < static_cast<int>(jobs_.size()) ? static_cast<int>(jobs_[static_cast<std::size_t>(job)].gpus) : 0;
+}
+
+std::pair<int, int> Allocator::fragmentation() const {
+  const int usable = layout_->domain_usable_gpus();
+  int stranded = 0, free_gpus = 0;
+  for (int d = 0; d < layout_->domains(); ++d) {
+    const Role role = role_[static_cast<std::size_t>(d)];
+    if (role == Role::SPARE || role == Role::COLD) continue;
+    int free_here = 0;
+    const auto r = layout_->domain_range(d);
+    for (int g = r.first; g < r.end(); ++g)
+      if (usable_gpu_free(g)) ++free_here;
+    free_gpus += free_here;
+    if (role == Role::JOB || domain_up_[static_cast<std::size_t>(d)] < usable) stranded += free_here;
+  }
+  return {stranded, free_gpus};
 }
 
 int Allocator::find_free_domain(int need) const {
@@ -222,10 +294,15 @@ bool Allocator::recover(int job) {
   return placement.broken.empty();
 }
 
-bool Allocator::job_healthy(int job) const { return jobs_[static_cast<std::size_t>(job)].broken.empty(); }
+bool Allocator::usable_gpu_free(int gpu) const { return usable(gpu) && owner(gpu) < 0; }
+
+bool Allocator::job_healthy(int job) const {
+  return job >= static_cast<int>(jobs_.size()) || jobs_[static_cast<std::size_t>(job)].broken.empty();
+}
 
 std::vector<int> Allocator::job_domains(int job) const {
   std::vector<int> out;
+  if (job >= static_cast<int>(jobs_.size())) return out;
   for (const Share& share : jobs_[static_cast<std::size_t>(job)].shares)
     out.push_back(share.domain);
   return out;

@@ -38,12 +38,27 @@ public:
   /// The last `spare_domains` domains are warm spares; `cold_domains` more before them are cold spares.
   Allocator(const hardware::Layout& layout, const failure::GpuHealth& health, int spare_domains, int cold_domains = 0);
 
-  /// Places a job of `gpus` GPUs on the first free non-spare domains. Returns false when they are too few.
+  /// Places a job of `gpus` GPUs on the first free non-spare domains (it must hold none). Returns false
+  /// (and places nothing) when they are too few.
   bool place(int job, int gpus);
+  /// Frees every GPU of a job: its domains become idle.
+  void release(int job);
+  /// Gives a placed job `domains` more domains (false, and nothing changes, when too few are free) or
+  /// takes its last `-domains` domains back (idle). The job's GPU count follows (domains x usable GPUs).
+  bool resize(int job, int domains);
+  /// Free domains able to host a full share right now (idle ones, not counting the spare pool).
+  int free_domains() const { return static_cast<int>(ready_[0].size()); }
+  /// Domains a job holds.
+  int job_domain_count(int job) const;
+  /// GPUs a job holds.
+  int job_gpu_count(int job) const;
+  /// Healthy unallocated GPUs in domains that cannot host a full share (fragmentation), and all healthy
+  /// unallocated GPUs outside the spare pool.
+  std::pair<int, int> fragmentation() const;
   /// Replaces the job's down GPUs where possible; returns true when all its GPUs are up.
   bool recover(int job);
   bool job_healthy(int job) const;
-  int job_gpus(int job) const { return static_cast<int>(jobs_[static_cast<std::size_t>(job)].gpus); }
+
   /// Domains a job holds, in placement order.
   std::vector<int> job_domains(int job) const;
 
@@ -110,6 +125,7 @@ private:
   void set_role(int domain, Role role);
   void update_ready(int domain);
   void on_usable_change(int gpu, bool usable);
+  bool usable_gpu_free(int gpu) const;
   void touch_domain(int domain);
 };
 
