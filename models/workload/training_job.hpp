@@ -10,6 +10,9 @@
 //      └──────────── capacity returns ◀── WAITING ◀─ no replacement possible
 //   planned stop: running, it writes a checkpoint at once (or finishes the write in progress), then
 //   MAINTENANCE ──▶ RESTART; restarting or waiting, it starts at once; detecting, once detection ends
+//   hold() (a planned drain for maintenance, a grid event): a planned stop as above that lasts until every
+//   hold is released; the `stopped` hook says when the job has reached MAINTENANCE (its work is saved),
+//   so that its GPUs can be taken away without losing work (the allocator then moves it at the restart)
 //
 // The run/checkpoint alternation is periodic while nothing happens, so it costs no events: the job is
 // in one CYCLE state from which the phase at any date follows by arithmetic,
@@ -63,6 +66,8 @@ public:
   struct Hooks {
     std::function<bool()> recover;                   ///< replace down GPUs; true when all the job's GPUs are up
     std::function<std::string(int mode)> cause_name; ///< name of a failure mode, for events
+    std::function<void(bool training)> training_changed; ///< optional: training() flipped
+    std::function<void()> stopped;                   ///< optional: a planned stop began (work saved)
   };
 
   TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::EventQueue& queue, sim::EventLog& log,
@@ -82,6 +87,11 @@ public:
   /// degraded (lost with the rest if a failure comes before the next checkpoint). Only while running.
   void stall(sim::Tick duration);
   double slowdown() const { return slowdown_; }
+  /// A planned stop at a checkpoint that lasts until release(); holds nest. Calls the `stopped` hook once
+  /// stopped (at once when already stopped for planned work).
+  void hold();
+  void release();
+  int holds() const { return holds_; }
   /// Closes the accounts at the end of the run.
   void finish();
 
@@ -125,6 +135,7 @@ private:
   sim::Tick pending_degraded_ = 0;
   sim::Tick pending_checkpoint_ = 0; ///< also: how much of the current write is done
   bool planned_due_ = false;
+  int holds_ = 0;
   std::set<std::uint64_t> undetected_;
   std::array<sim::Tick, JOB_TIME_STATES> time_{};
   std::uint64_t interruptions_ = 0;
@@ -145,6 +156,8 @@ private:
   void planned_tick();
   void take_planned_stop();
   sim::Tick wall_of(sim::Tick progress) const;
+  /// A planned stop is owed: the periodic one, or a hold not yet taken.
+  bool stop_due() const { return planned_due_ || (holds_ > 0 && state_ != State::MAINTENANCE); }
   sim::Tick pending_work() const { return pending_productive_ + pending_degraded_ + pending_checkpoint_; }
   void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += dt; }
   void event(std::string_view kind, std::string detail = {}, sim::Tick at = -1);
