@@ -1,5 +1,6 @@
 #include "models/world.hpp"
 
+#include "models/facility.hpp"
 #include "models/failure/gpu_health.hpp"
 #include "models/failure/injector.hpp"
 #include "models/ledger/cluster_ledger.hpp"
@@ -7,7 +8,6 @@
 #include "models/sched/allocator.hpp"
 #include "models/workload/checkpoint_interval.hpp"
 #include "models/workload/comm_model.hpp"
-#include "models/workload/step_model.hpp"
 #include "models/workload/step_model.hpp"
 
 #include <fmt/format.h>
@@ -22,9 +22,34 @@
 namespace dcsim {
 
 double failure_rate_per_h(const failure::FailuresSpec& failures, const hardware::Layout& layout,
-                          const std::vector<int>& gpus, const fabric::ClosPlan* plan) {
+                          const std::vector<int>& gpus, const fabric::ClosPlan* plan,
+                          const cooling::CoolingSpec* cooling) {
   double rate = 0;
   for (const auto& mode : failures.modes) {
+    if (mode.on_cooling) {
+      if (!cooling) continue;
+      const bool leak = mode.cooling_element == cooling::CoolingElement::BRANCH;
+      if (!leak && mode.cooling_element != cooling::CoolingElement::LOOP) continue;
+      std::vector<int> loops;
+      for (int g : gpus)
+        loops.push_back(layout.rack_of(g) / cooling->racks_per_loop);
+      std::sort(loops.begin(), loops.end());
+      loops.erase(std::unique(loops.begin(), loops.end()), loops.end());
+      double units = static_cast<double>(loops.size()); // CDUs
+      if (leak && cooling->isolation == cooling::Isolation::LOOP) {
+        units = 0; // every rack branch of those loops
+        for (int l : loops)
+          units += std::min(cooling->racks_per_loop, layout.racks() - l * cooling->racks_per_loop);
+      } else if (leak) {
+        std::vector<int> racks;
+        for (int g : gpus)
+          racks.push_back(layout.rack_of(g));
+        std::sort(racks.begin(), racks.end());
+        units = static_cast<double>(std::unique(racks.begin(), racks.end()) - racks.begin());
+      }
+      rate += mode.unit_rate_per_h(layout) * units;
+      continue;
+    }
     if (mode.on_fabric) {
       if (!plan) continue;
       const bool single_port = plan->planes() * plan->ports_per_plane() == 1;
@@ -75,8 +100,10 @@ World::World(const Scenario& scenario)
   platform_->seal();
 
   for (const auto& mode : scenario_.failures.modes)
-    mode_units_.push_back(mode.on_fabric ? static_cast<int>(fabric_->state().unit_count(mode.element))
-                                         : layout_.unit_count(mode.scope));
+    mode_units_.push_back(mode.on_fabric    ? static_cast<int>(fabric_->state().unit_count(mode.element))
+                          : mode.on_cooling ? cooling::cooling_unit_count(*scenario_.cooling, mode.cooling_element,
+                                                                           layout_.racks())
+                                            : layout_.unit_count(mode.scope));
 
   // Jobs described by a model: the healthy step time, model FLOPs and tokens per step come from the
   // step-time model, its scale-out network being the fabric's when there is one.
@@ -104,7 +131,8 @@ World::World(const Scenario& scenario)
       for (int g = r.first; g < r.end(); ++g)
         if (alloc.owner(g) == static_cast<int>(j)) gpus.push_back(g);
     }
-    const double rate_per_h = failure_rate_per_h(scenario_.failures, layout_, gpus, plan_.get());
+    const double rate_per_h = failure_rate_per_h(scenario_.failures, layout_, gpus, plan_.get(),
+                                                 scenario_.cooling ? &*scenario_.cooling : nullptr);
     job_rate_per_h_.push_back(rate_per_h);
 
     workload::JobTiming t;
@@ -142,14 +170,17 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     alloc.place(static_cast<int>(j), s.jobs[j].gpus);
   ledger::ClusterLedger cluster(layout_.gpus(), [&alloc](int g) { return alloc.category(g); }, 0);
   std::function<void(int)> on_owner_change; // set once the fabric bookkeeping exists
+  std::unique_ptr<Facility> facility;       // cooling, power, RLCC: built once the jobs exist
   alloc.set_change_hook([&](int g) {
     cluster.touch(g, queue.now());
     if (on_owner_change) on_owner_change(g);
+    if (facility) facility->on_owner_change(g);
   });
   health.set_transition_hook([&](int g, bool up) {
     alloc.on_health_change(g, up);
     platform_->set_host_on(racks_->gpu_host(g), up);
     cluster.touch(g, queue.now());
+    if (facility) facility->on_health_change(g, up);
   });
 
   std::vector<std::unique_ptr<workload::TrainingJob>> jobs;
@@ -157,8 +188,17 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
     workload::TrainingJob::Hooks hooks;
     hooks.recover = [&alloc, j] { return alloc.recover(static_cast<int>(j)); };
-    hooks.cause_name = [&s](int mode) { return s.failures.modes[static_cast<std::size_t>(mode)].name; };
-    jobs.push_back(std::make_unique<workload::TrainingJob>(s.jobs[j], timing_[j], modes, queue, log, hooks));
+    hooks.cause_name = [&s, modes](int mode) {
+      return mode < modes ? s.failures.modes[static_cast<std::size_t>(mode)].name : Facility::extra_cause_name(mode - modes);
+    };
+    hooks.training_changed = [&facility, j](bool training) {
+      if (facility) facility->on_training_changed(static_cast<int>(j), training);
+    };
+    hooks.stopped = [&facility, j] {
+      if (facility) facility->on_job_stopped(static_cast<int>(j));
+    };
+    jobs.push_back(std::make_unique<workload::TrainingJob>(s.jobs[j], timing_[j], modes + Facility::extra_causes(s),
+                                                           queue, log, hooks));
   }
 
   // Each job's pace: the step with the slowest of its GPUs' remaining scale-out bandwidth, relative to
@@ -199,8 +239,18 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   };
   on_owner_change = track_owner;
   std::vector<double> job_bw(s.jobs.size(), 1.0);
+  std::vector<double> job_clock(s.jobs.size(), 1.0);
+  // A job's pace from its slowest GPU's scale-out bandwidth share `bw` and clock fraction `clock`.
+  auto pace = [&](std::size_t j, double bw, double clock) {
+    if (step_models[j]) {
+      comms[j].set_scale_out_bw_frac(bw);
+      return step_models[j]->evaluate(clock).step_time_s / healthy_step_s_[j];
+    }
+    const double c = s.jobs[j].scaleout_comm_frac; // step·((1 − c)/clock + c/bw), exactly 1 when healthy
+    return 1.0 + (1.0 - c) * (1.0 / clock - 1.0) + c * (1.0 / bw - 1.0);
+  };
   auto update_paces = [&](bool stall) {
-    if (!fabric_) return;
+    if (!fabric_ && !facility) return;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       double bw = 1.0;
       for (int l = 0; l < leaves; ++l)
@@ -209,17 +259,12 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
         if (alloc.owner(g) == static_cast<int>(j) && !cut_off[static_cast<std::size_t>(g)])
           bw = std::min(bw, fstate->bw_frac(g));
       if (bw <= 0) continue; // its GPUs there are cut off: the job is interrupted, not slowed
-      if (bw == job_bw[j]) continue;
+      const double clock = facility ? facility->job_clock(static_cast<int>(j)) : 1.0;
+      if (bw == job_bw[j] && clock == job_clock[j]) continue;
       if (stall && bw < job_bw[j]) jobs[j]->stall(sim::to_ticks(s.fabric->reroute_s));
       job_bw[j] = bw;
-      double slowdown = 1.0;
-      if (step_models[j]) {
-        comms[j].set_scale_out_bw_frac(bw);
-        slowdown = step_models[j]->evaluate().step_time_s / healthy_step_s_[j];
-      } else {
-        slowdown = 1.0 + s.jobs[j].scaleout_comm_frac * (1.0 / bw - 1.0);
-      }
-      jobs[j]->set_slowdown(std::max(1.0, slowdown));
+      job_clock[j] = clock;
+      jobs[j]->set_slowdown(std::max(1.0, pace(j, bw, clock)));
     }
   };
   alloc.set_move_hook([&](int job, const std::string& kind, const std::string& from, const std::string& to) {
@@ -295,6 +340,10 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   injector = std::make_unique<failure::FailureInjector>(
       s.failures.modes, layout_, health, queue, seed, rep,
       [&](const failure::Failure& f) {
+        if (s.failures.modes[static_cast<std::size_t>(f.mode)].on_cooling) {
+          facility->on_failure(f);
+          return;
+        }
         struck.clear();
         for (int g = f.gpus.first; g < f.gpus.end(); ++g)
           if (const int owner = alloc.owner(g); owner >= 0) struck.push_back(owner);
@@ -318,6 +367,21 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   result.gpus = layout_.gpus();
   result.duration = end;
   result.peak_flops_per_gpu = s.hardware.gpu.peak_tflops * 1e12;
+
+  Facility::Hooks facility_hooks;
+  facility_hooks.clocks_changed = [&] { update_paces(false); };
+  facility_hooks.fault_repaired = [&](const failure::Failure& f) {
+    injector->renew(f);
+    for (auto& job : jobs)
+      job->on_capacity_changed();
+  };
+  facility_hooks.capacity_changed = [&] {
+    for (auto& job : jobs)
+      job->on_capacity_changed();
+  };
+  facility = std::make_unique<Facility>(s, layout_, health, alloc, jobs, queue, log, result.samples, seed, rep,
+                                        std::move(facility_hooks));
+  facility->start();
 
   // Time series: cluster gauges and each job's state, sampled on a fixed grid.
   const sim::Tick sample_every = sim::to_ticks(s.output.timeseries_interval_s);
@@ -402,6 +466,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     const auto& st = mission.stats()[m];
     result.modes.push_back({s.failures.modes[m].name, st.failures, st.repaired, sim::to_hours(st.time_to_repair)});
   }
+  facility->finish(end, result); // energy, cooling metrics, cooling modes' repairs, extra causes
   // Jobs log completed checkpoints when they close a cycle, after the fact: order the log by date
   // (stable: events of one date keep the order in which they were logged).
   const auto& records = log.records();
