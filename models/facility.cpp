@@ -130,7 +130,13 @@ void Facility::start() {
       update_supply(true);
     });
     const sim::Tick every = sim::to_ticks(cooling_->racky_interval_s);
-    if (every > 0) {
+    if (every > 0) { // reserve the samples to come: no reallocation of a vector of ~10^6 samples
+      const std::size_t per_sample =
+          4 + (cooling_->racky_gauges == cooling::RackyGauges::CLUSTER ? 0 : 6 * static_cast<std::size_t>(loops())) +
+          (cooling_->racky_gauges == cooling::RackyGauges::RACK ? 6 * static_cast<std::size_t>(racks_) : 0);
+      const sim::Tick output_every = sim::to_ticks(s_->output.timeseries_interval_s);
+      const std::size_t others = output_every > 0 ? (10 + 2 * jobs_->size()) * static_cast<std::size_t>(end / output_every + 1) : 0;
+      samples_->reserve(samples_->size() + per_sample * static_cast<std::size_t>(end / every + 1) + others);
       auto sampler = std::make_shared<std::function<void()>>();
       *sampler = [this, every, end, sampler] {
         sample_loops();
@@ -743,24 +749,33 @@ void Facility::sample_loops() {
   const std::vector<double> power = rack_power_w(&hottest, &busy);
   const cooling::Coolant& coolant = cooling_->thermal.coolant;
   const double r_th = cooling_->thermal.thermal_resistance_k_per_w;
+  const bool per_loop = cooling_->racky_gauges != cooling::RackyGauges::CLUSTER;
   const bool per_rack = cooling_->racky_gauges == cooling::RackyGauges::RACK;
+  double heat_removed_w = 0;
+  double flow_l_per_min = 0;
+  double return_max_c = NaN;
+  double gpu_max_c = NaN;
+  auto raise = [](double& max, double v) {
+    if (!std::isnan(v) && !(v <= max)) max = v;
+  };
   for (int l = 0; l < loops_->loops(); ++l) {
     const cooling::LoopReading reading = loops_->read(l, supply_c_, power);
+    heat_removed_w += reading.heat_removed_w;
+    flow_l_per_min += reading.flow_l_per_min;
+    raise(return_max_c, reading.return_c);
     double gpu_max = NaN;
     int throttled = 0;
     int isolated = 0;
-    const std::string loop_name = loops_->loop_name(l);
-    for (int r : loop_rack_list(l)) {
+    for (int r = loops_->first_rack(l); r < loops_->first_rack(l) + loops_->loop_racks(l); ++r) {
       const auto i = static_cast<std::size_t>(r);
       const double flow = loops_->flow_l_per_min(r);
       const double ret = supply_c_ + coolant.rise_k(power[i], flow);
       const double gpu_c = hottest[i] > 0 ? ret + hottest[i] * r_th : NaN;
-      if (!std::isnan(gpu_c) && !(gpu_c <= gpu_max)) gpu_max = gpu_c;
-      if (throttled_.count(r)) throttled += busy[i];
+      raise(gpu_max, gpu_c);
+      if (busy[i] > 0 && throttled_.count(r)) throttled += busy[i];
       if (!powered(r)) ++isolated;
       if (per_rack) {
         const std::string rack = layout_->rack_name(r);
-        samples_->push_back({now, rack, "supply_temp_c", supply_c_});
         samples_->push_back({now, rack, "return_temp_c", ret});
         samples_->push_back({now, rack, "flow_l_per_min", flow});
         samples_->push_back({now, rack, "pressure_kpa", loops_->pressure_drop_kpa(r)});
@@ -769,15 +784,20 @@ void Facility::sample_loops() {
         samples_->push_back({now, rack, "gpu_temp_max_c", gpu_c});
       }
     }
-    samples_->push_back({now, loop_name, "supply_temp_c", reading.supply_c});
+    raise(gpu_max_c, gpu_max);
+    if (!per_loop) continue;
+    const std::string loop_name = loops_->loop_name(l);
     samples_->push_back({now, loop_name, "return_temp_c", reading.return_c});
     samples_->push_back({now, loop_name, "flow_l_per_min", reading.flow_l_per_min});
     samples_->push_back({now, loop_name, "gpu_temp_max_c", gpu_max});
     samples_->push_back({now, loop_name, "power_kw", reading.power_w / W_PER_KW});
-    samples_->push_back({now, loop_name, "heat_removed_kw", reading.heat_removed_w / W_PER_KW});
     samples_->push_back({now, loop_name, "throttled_gpus", static_cast<double>(throttled)});
     samples_->push_back({now, loop_name, "isolated_racks", static_cast<double>(isolated)});
   }
+  samples_->push_back({now, "cluster", "return_temp_max_c", return_max_c});
+  samples_->push_back({now, "cluster", "gpu_temp_max_c", gpu_max_c});
+  samples_->push_back({now, "cluster", "flow_l_per_min", flow_l_per_min});
+  samples_->push_back({now, "cluster", "heat_removed_kw", heat_removed_w / W_PER_KW});
 }
 
 // ---------------------------------------------------------------------------------------------- results

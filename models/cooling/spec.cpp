@@ -62,35 +62,26 @@ int cooling_unit_count(const CoolingSpec& spec, CoolingElement element, int rack
   return 0;
 }
 
+// clang-format off
 const KeyTable& cooling_keys() {
   static const KeyTable table{
-      "cooling",
-      "/cooling",
-      "liquid cooling: CDU loops, pumps, per-rack valves, coolant, supply temperature, "
-      "GPU throttling, Racky sensors",
+      "cooling", "/cooling",
+      "liquid cooling: CDU loops, pumps, per-rack valves, coolant, supply temperature, GPU throttling, Racky sensors",
       {
           KeyDef{"racks_per_loop", ValueType::INTEGER, "", 8,
-                 "racks served by one CDU loop, in rack order (the last loop may serve fewer)",
-                 sim::at_least(1)},
-          KeyDef{"isolation",
-                 ValueType::STRING,
-                 "",
-                 "rack",
-                 "rack: a programmable valve per rack branch (Valvey) isolates one rack; loop: no per-rack "
-                 "valves, "
+                 "racks served by one CDU loop, in rack order (the last loop may serve fewer)", sim::at_least(1)},
+          KeyDef{"isolation", ValueType::STRING, "", "rack",
+                 "rack: a programmable valve per rack branch (Valvey) isolates one rack; loop: no per-rack valves, "
                  "isolating anything shuts the whole loop",
-                 {},
-                 {"rack", "loop"}},
-          KeyDef{
-              "supply_c", ValueType::NUMBER, "C", 45.0,
-              "coolant supply temperature to the racks (Rubin ~45 °C, CONTEXT §2); the mean of the daily and "
-              "seasonal profile",
-              sim::between(MIN_WATER_C, MAX_WATER_C)},
+                 {}, {"rack", "loop"}},
+          KeyDef{"supply_c", ValueType::NUMBER, "C", 45.0,
+                 "coolant supply temperature to the racks (Rubin ~45 C, CONTEXT §2); the mean of the daily and "
+                 "seasonal profile",
+                 sim::between(MIN_WATER_C, MAX_WATER_C)},
           KeyDef{"daily_amplitude_k", ValueType::NUMBER, "K", 0.0,
                  "half the daily swing of the supply temperature (a cosine peaking at daily_peak_h)",
                  sim::non_negative()},
-          KeyDef{"daily_peak_h", ValueType::NUMBER, "h", 15.0, "hour of day of the daily peak",
-                 hour_of_day()},
+          KeyDef{"daily_peak_h", ValueType::NUMBER, "h", 15.0, "hour of day of the daily peak", hour_of_day()},
           KeyDef{"seasonal_amplitude_k", ValueType::NUMBER, "K", 0.0,
                  "half the yearly swing of the supply temperature (a cosine peaking at seasonal_peak_day)",
                  sim::non_negative()},
@@ -98,52 +89,32 @@ const KeyTable& cooling_keys() {
                  day_of_year()},
           KeyDef{"start_day", ValueType::NUMBER, "day", 0.0, "day of year at the start of the run (t = 0)",
                  day_of_year()},
-          KeyDef{
-              "profile_step_s", ValueType::NUMBER, "s", 900.0,
-              "a varying profile is applied in steps of this length (temperatures are re-evaluated at each)",
-              sim::at_least(1)},
-          KeyDef{
-              "facility_water_trace",
-              ValueType::ARRAY,
-              "",
-              nullptr,
-              "facility water temperature as [time_h, facility_water_c] pairs, time increasing; each value "
-              "holds until the next; supply = trace + cdu_approach_k",
-              {},
-              {},
-              "none: the supply_c profile"},
-          KeyDef{"facility_water_trace_file",
-                 ValueType::STRING,
-                 "",
-                 nullptr,
+          KeyDef{"profile_step_s", ValueType::NUMBER, "s", 900.0,
+                 "a varying profile is applied in steps of this length (temperatures are re-evaluated at each)",
+                 sim::at_least(1)},
+          KeyDef{"facility_water_trace", ValueType::ARRAY, "", nullptr,
+                 "facility water temperature as [time_h, facility_water_c] pairs, time increasing; each value "
+                 "holds until the next; supply = trace + cdu_approach_k",
+                 {}, {}, "none: the supply_c profile"},
+          KeyDef{"facility_water_trace_file", ValueType::STRING, "", nullptr,
                  "CSV file (header time_h,facility_water_c), relative to the scenario file; read by dcsim as "
                  "facility_water_trace",
-                 {},
-                 {},
-                 "none"},
+                 {}, {}, "none"},
           KeyDef{"cdu_approach_k", ValueType::NUMBER, "K", 3.0,
                  "supply temperature above the facility water temperature (CDU heat exchanger approach; "
                  "estimate); only with a trace",
                  sim::non_negative()},
           KeyDef{"facility_excursion_k", ValueType::NUMBER, "K", 10.0,
-                 "supply temperature rise while a `facility` failure (facility water excursion) lasts "
-                 "(assumption)",
+                 "supply temperature rise while a `facility` failure (facility water excursion) lasts (assumption)",
                  sim::non_negative()},
           KeyDef{"glycol_frac", ValueType::NUMBER, "", 0.25,
                  "propylene glycol in the coolant, volume fraction (sets c_p and density; CONTEXT §2: 25%)",
                  sim::between(0, MAX_GLYCOL_FRAC)},
-          KeyDef{"rack_flow_l_per_min",
-                 ValueType::NUMBER,
-                 "L/min",
-                 nullptr,
-                 "design coolant flow of one rack branch",
-                 sim::positive(),
-                 {},
-                 "1.5 L/min per kW of the rack's design power (CONTEXT §2)"},
-          KeyDef{
-              "cdu_capacity_kw", ValueType::NUMBER, "kW", 1400.0,
-              "heat one CDU can remove; racks_per_loop racks at design power must fit (CONTEXT §2: 1-1.4 MW)",
-              sim::positive()},
+          KeyDef{"rack_flow_l_per_min", ValueType::NUMBER, "L/min", nullptr, "design coolant flow of one rack branch",
+                 sim::positive(), {}, "1.5 L/min per kW of the rack's design power (CONTEXT §2)"},
+          KeyDef{"cdu_capacity_kw", ValueType::NUMBER, "kW", 1400.0,
+                 "heat one CDU can remove; racks_per_loop racks at design power must fit (CONTEXT §2: 1-1.4 MW)",
+                 sim::positive()},
           KeyDef{"pumps", ValueType::INTEGER, "", 3, "pumps installed in each CDU", sim::at_least(1)},
           KeyDef{"pump_capacity_frac", ValueType::NUMBER, "", 0.5,
                  "flow one pump delivers, as a fraction of the loop's design flow: k working pumps give "
@@ -158,31 +129,22 @@ const KeyTable& cooling_keys() {
           KeyDef{"gpu_thermal_resistance_k_per_w", ValueType::NUMBER, "K/W", 0.011,
                  "GPU junction to coolant thermal resistance (estimate: cold plates of 1-2 kW parts)",
                  sim::positive()},
-          KeyDef{"throttle_c", ValueType::NUMBER, "C", 87.0,
-                 "GPU temperature above which the clock drops (estimate)", sim::between(0, 200)},
-          KeyDef{"throttle_curve", ValueType::ARRAY, "", Json::parse(R"([{"temp_c": 92, "clock_frac": 0.8},
-                                                                         {"temp_c": 95, "clock_frac": 0.5}])"),
-                 "clock fraction at GPU temperatures above throttle_c (see /cooling/throttle_curve/*): "
-                 "linear between points, constant after the last (estimate)"},
+          KeyDef{"throttle_c", ValueType::NUMBER, "C", 87.0, "GPU temperature above which the clock drops (estimate)",
+                 sim::between(0, 200)},
+          KeyDef{"throttle_curve", ValueType::ARRAY, "",
+                 Json::parse(R"([{"temp_c": 92, "clock_frac": 0.8}, {"temp_c": 95, "clock_frac": 0.5}])"),
+                 "clock fraction at GPU temperatures above throttle_c (see /cooling/throttle_curve/*): linear "
+                 "between points, constant after the last (estimate)"},
           KeyDef{"shutdown_c", ValueType::NUMBER, "C", 100.0,
                  "a rack whose hottest GPU stays above this even fully throttled is shut down (estimate)",
                  sim::between(0, 200)},
-          KeyDef{"racky_interval_s",
-                 ValueType::NUMBER,
-                 "s",
-                 nullptr,
-                 "Racky sensor sampling into timeseries.csv; 0 = no cooling gauges",
-                 sim::non_negative(),
-                 {},
+          KeyDef{"racky_interval_s", ValueType::NUMBER, "s", nullptr,
+                 "Racky sensor sampling into timeseries.csv; 0 = no cooling gauges", sim::non_negative(), {},
                  "/output/timeseries_interval_s"},
-          KeyDef{"racky_gauges",
-                 ValueType::STRING,
-                 "",
-                 "loop",
-                 "loop: gauges per CDU loop (and cluster totals); rack: also per rack (flow, temperatures, "
-                 "pressure, leak, power: 7 rows per rack and sample)",
-                 {},
-                 {"loop", "rack"}},
+          KeyDef{"racky_gauges", ValueType::STRING, "", "loop",
+                 "cluster: cooling totals only; loop: also 6 gauges per CDU loop (228 loops at 1,820 racks: "
+                 "1,368 rows per sample); rack: also 6 per rack (10,920 more rows per sample at 1,820 racks)",
+                 {}, {"cluster", "loop", "rack"}},
           KeyDef{"racky_detect_s", ValueType::NUMBER, "s", 10.0,
                  "Racky's detection delay: detect_s of cooling failure modes that do not give one (estimate)",
                  sim::non_negative()},
@@ -192,21 +154,21 @@ const KeyTable& cooling_keys() {
       }};
   return table;
 }
+// clang-format on
 
+// clang-format off
 const KeyTable& throttle_point_keys() {
   static const KeyTable table{
-      "cooling",
-      "/cooling/throttle_curve/*",
-      "one point of the GPU throttle curve",
+      "cooling", "/cooling/throttle_curve/*", "one point of the GPU throttle curve",
       {
-          KeyDef{"temp_c", ValueType::NUMBER, "C", nullptr,
-                 "GPU temperature, above throttle_c and the previous point", sim::between(0, 200)},
+          KeyDef{"temp_c", ValueType::NUMBER, "C", nullptr, "GPU temperature, above throttle_c and the previous point",
+                 sim::between(0, 200)},
           KeyDef{"clock_frac", ValueType::NUMBER, "", nullptr,
-                 "clock the GPU keeps at that temperature, ÷ nominal; not above the previous point's",
-                 clock_bounds()},
+                 "clock the GPU keeps at that temperature, ÷ nominal; not above the previous point's", clock_bounds()},
       }};
   return table;
 }
+// clang-format on
 
 std::string check_trace_time(double previous_time_h, double time_h) {
   if (!(time_h >= 0)) return "must be >= 0";
@@ -249,7 +211,10 @@ CoolingSpec decode_cooling(const sim::Node& n) {
   s.thermal.throttle_c = n.number("throttle_c");
   s.thermal.shutdown_c = n.number("shutdown_c");
   if (auto v = n.optional_number("racky_interval_s")) s.racky_interval_s = *v;
-  s.racky_gauges = n.string("racky_gauges") == "rack" ? RackyGauges::RACK : RackyGauges::LOOP;
+  const std::string gauges = n.string("racky_gauges");
+  s.racky_gauges = gauges == "rack"      ? RackyGauges::RACK
+                   : gauges == "cluster" ? RackyGauges::CLUSTER
+                                         : RackyGauges::LOOP;
   s.racky_detect_s = n.number("racky_detect_s");
   s.crews = static_cast<int>(n.integer("crews"));
 

@@ -51,7 +51,7 @@ enum class CoolingElement { BRANCH, VALVE, PUMP, LOOP, FACILITY };
 std::string_view cooling_element_name(CoolingElement element);
 
 /// Which Racky gauges go into timeseries.csv besides the cluster totals.
-enum class RackyGauges { LOOP, RACK };
+enum class RackyGauges { CLUSTER, LOOP, RACK };
 
 struct TracePoint {
   double time_h = 0;

@@ -16,78 +16,54 @@ sim::Bounds open_fraction() {
 }
 } // namespace
 
+// clang-format off
 const KeyTable& power_keys() {
   static const KeyTable table{
-      "power",
-      "/power",
-      "GPU and rack power, a facility power budget with capping, grid events",
+      "power", "/power", "GPU and rack power, a facility power budget with capping, grid events",
       {
-          KeyDef{"gpu_idle_frac", ValueType::NUMBER, "", 0.15,
-                 "idle GPU power ÷ hardware.gpu.power_w (estimate)", sim::fraction()},
-          KeyDef{"gpu_static_frac", ValueType::NUMBER, "", 0.30,
-                 "share of a busy GPU's power that does not scale with its clock (estimate)",
+          KeyDef{"gpu_idle_frac", ValueType::NUMBER, "", 0.15, "idle GPU power ÷ hardware.gpu.power_w (estimate)",
                  sim::fraction()},
+          KeyDef{"gpu_static_frac", ValueType::NUMBER, "", 0.30,
+                 "share of a busy GPU's power that does not scale with its clock (estimate)", sim::fraction()},
           KeyDef{"dvfs_exponent", ValueType::NUMBER, "", 2.0,
-                 "busy GPU power = power_w x (static + (1 - static) x clock^exponent) (estimate)",
-                 sim::between(1, 3)},
-          KeyDef{"rack_base_kw",
-                 ValueType::NUMBER,
-                 "kW",
-                 nullptr,
-                 "non-GPU power of a rack (CPUs, switch trays, NICs, conversion)",
-                 sim::non_negative(),
-                 {},
+                 "busy GPU power = power_w x (static + (1 - static) x clock^exponent) (estimate)", sim::between(1, 3)},
+          KeyDef{"rack_base_kw", ValueType::NUMBER, "kW", nullptr,
+                 "non-GPU power of a rack (CPUs, switch trays, NICs, conversion)", sim::non_negative(), {},
                  "0.35 x the rack's GPU power at full load (estimate, CONTEXT §1)"},
-          KeyDef{"budget_kw",
-                 ValueType::NUMBER,
-                 "kW",
-                 nullptr,
-                 "facility IT power budget: busy GPUs are capped to stay within it",
-                 sim::positive(),
-                 {},
+          KeyDef{"budget_kw", ValueType::NUMBER, "kW", nullptr,
+                 "facility IT power budget: busy GPUs are capped to stay within it", sim::positive(), {},
                  "none: no budget"},
-          KeyDef{"capping",
-                 ValueType::STRING,
-                 "",
-                 "uniform",
-                 "uniform: one clock cap for every busy GPU; priority: cap the last job first, then the one "
-                 "before ...",
-                 {},
-                 {"uniform", "priority"}},
+          KeyDef{"capping", ValueType::STRING, "", "uniform",
+                 "uniform: one clock cap for every busy GPU; priority: cap the last job first, then the one before ...",
+                 {}, {"uniform", "priority"}},
           KeyDef{"min_clock_frac", ValueType::NUMBER, "", 0.5,
                  "lowest clock a power cap may impose (the budget may then be exceeded)",
                  sim::Bounds{0.0, 1.0, true, false}},
           KeyDef{"grid_events", ValueType::ARRAY, "", Json::array(),
-                 "grid events (demand response): windows cutting the available power (see "
-                 "/power/grid_events/*)"},
-          KeyDef{
-              "grid_policy",
-              ValueType::STRING,
-              "",
-              "cap",
-              "during a grid event: cap (capping policy within the reduced power) or pause (stop jobs at a "
-              "checkpoint, latest first, until the rest fits)",
-              {},
-              {"cap", "pause"}},
+                 "grid events (demand response): windows cutting the available power (see /power/grid_events/*)"},
+          KeyDef{"grid_policy", ValueType::STRING, "", "cap",
+                 "during a grid event: cap (capping policy within the reduced power) or pause (stop jobs at a "
+                 "checkpoint, latest first, until the rest fits)",
+                 {}, {"cap", "pause"}},
       }};
   return table;
 }
+// clang-format on
 
+// clang-format off
 const KeyTable& grid_event_keys() {
   static const KeyTable table{
-      "power",
-      "/power/grid_events/*",
-      "one grid event: a window with less power available",
+      "power", "/power/grid_events/*", "one grid event: a window with less power available",
       {
           KeyDef{"start_h", ValueType::NUMBER, "h", nullptr, "start, after the previous event's end",
                  sim::non_negative()},
           KeyDef{"duration_h", ValueType::NUMBER, "h", nullptr, "length of the window", sim::positive()},
           KeyDef{"cut_frac", ValueType::NUMBER, "", nullptr,
-                 "share of the budget (or of the facility's design power without one) withdrawn",
-                 open_fraction()},
+                 "share of the budget (or of the facility's design power without one) withdrawn", open_fraction()},
       }};
   return table;
 }
+// clang-format on
 
 hardware::GpuPowerCurve PowerSpec::gpu_curve(const hardware::GpuSpec& gpu) const {
   return hardware::GpuPowerCurve{gpu.power_w, gpu_idle_frac, gpu_static_frac, dvfs_exponent};
