@@ -132,7 +132,7 @@ void Facility::start() {
     const sim::Tick every = sim::to_ticks(cooling_->racky_interval_s);
     if (every > 0) { // reserve the samples to come: no reallocation of a vector of ~10^6 samples
       const std::size_t per_sample =
-          4 + (cooling_->racky_gauges == cooling::RackyGauges::CLUSTER ? 0 : 6 * static_cast<std::size_t>(loops())) +
+          7 + (cooling_->racky_gauges == cooling::RackyGauges::CLUSTER ? 0 : 6 * static_cast<std::size_t>(loops())) +
           (cooling_->racky_gauges == cooling::RackyGauges::RACK ? 6 * static_cast<std::size_t>(racks_) : 0);
       const sim::Tick output_every = sim::to_ticks(s_->output.timeseries_interval_s);
       const std::size_t others = output_every > 0 ? (10 + 2 * jobs_->size()) * static_cast<std::size_t>(end / output_every + 1) : 0;
@@ -734,11 +734,6 @@ void Facility::sample_cluster() {
   samples_->push_back({now, "cluster", "power_kw", total_.power_w() / W_PER_KW});
   if (s_->power.budget_kw || !s_->power.grid_events.empty())
     samples_->push_back({now, "cluster", "power_budget_kw", available_w_ ? *available_w_ / W_PER_KW : NaN});
-  if (cooling_) {
-    samples_->push_back({now, "cluster", "supply_temp_c", supply_c_});
-    samples_->push_back({now, "cluster", "throttled_gpus", throttled_gpus_.power_w()});
-    samples_->push_back({now, "cluster", "isolated_racks", static_cast<double>(racks_ - powered_racks_)});
-  }
 }
 
 void Facility::sample_loops() {
@@ -794,10 +789,21 @@ void Facility::sample_loops() {
     samples_->push_back({now, loop_name, "throttled_gpus", static_cast<double>(throttled)});
     samples_->push_back({now, loop_name, "isolated_racks", static_cast<double>(isolated)});
   }
+  // Two independent paths to the facility's power: per rack here, by aggregates in settle(). They must
+  // agree (a bug otherwise, never a property of the input).
+  double racks_w = 0;
+  for (const double w : power)
+    racks_w += w;
+  if (std::fabs(racks_w - total_.power_w()) > 1e-9 * std::max(1.0, racks_w))
+    throw std::logic_error(fmt::format("Facility: power per rack ({} W) and by aggregates ({} W) disagree", racks_w,
+                                       total_.power_w()));
+  samples_->push_back({now, "cluster", "supply_temp_c", supply_c_});
   samples_->push_back({now, "cluster", "return_temp_max_c", return_max_c});
   samples_->push_back({now, "cluster", "gpu_temp_max_c", gpu_max_c});
   samples_->push_back({now, "cluster", "flow_l_per_min", flow_l_per_min});
   samples_->push_back({now, "cluster", "heat_removed_kw", heat_removed_w / W_PER_KW});
+  samples_->push_back({now, "cluster", "throttled_gpus", throttled_gpus_.power_w()});
+  samples_->push_back({now, "cluster", "isolated_racks", static_cast<double>(racks_ - powered_racks_)});
 }
 
 // ---------------------------------------------------------------------------------------------- results
