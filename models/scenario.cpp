@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dcsim {
 
 using sim::Json;
@@ -25,8 +27,13 @@ const KeyTable& scenario_keys() {
           KeyDef{"cluster", ValueType::OBJECT, "", Json::object(), "how many racks (see /cluster: racks is required)"},
           KeyDef{"fabric", ValueType::OBJECT, "", nullptr, "scale-out fabric between NVLink domains", {}, {},
                  "none: racks are not joined by a modelled fabric"},
+          KeyDef{"cooling", ValueType::OBJECT, "", nullptr, "liquid cooling: CDU loops, valves, thermal throttling",
+                 {}, {}, "none: cooling is not modelled"},
+          KeyDef{"power", ValueType::OBJECT, "", Json::object(), "GPU and rack power, budget and capping, grid events"},
           KeyDef{"failures", ValueType::OBJECT, "", Json::object(), "failure modes"},
           KeyDef{"operations", ValueType::OBJECT, "", Json::object(), "recovery, spares and repairs"},
+          KeyDef{"rlcc", ValueType::OBJECT, "", Json::object(),
+                 "rack lifecycle controller: workflow stages, planned maintenance waves"},
           KeyDef{"jobs", ValueType::ARRAY, "", Json::array(), "jobs, placed in order on the cluster"},
           KeyDef{"output", ValueType::OBJECT, "", Json::object(), "what is recorded"},
           KeyDef{"sweep", ValueType::OBJECT, "", Json::object(),
@@ -68,12 +75,14 @@ const KeyTable& sweep_axis_keys() {
 }
 
 std::vector<const KeyTable*> scenario_key_tables() {
-  return {&scenario_keys(),        &hardware::hardware_keys(), &hardware::gpu_keys(),
-          &hardware::rack_keys(),  &hardware::cluster_keys(),  &fabric::fabric_keys(),
-          &failure::failures_keys(),
-          &failure::failure_mode_keys(), &ops::operations_keys(), &ops::repair_stage_keys(), &workload::job_keys(),
-          &workload::model_keys(), &workload::parallelism_keys(), &workload::checkpoint_keys(), &output_keys(),
-          &sweep_keys(),           &sweep_axis_keys()};
+  return {&scenario_keys(),          &hardware::hardware_keys(),      &hardware::gpu_keys(),
+          &hardware::rack_keys(),    &hardware::cluster_keys(),       &fabric::fabric_keys(),
+          &cooling::cooling_keys(),  &cooling::throttle_point_keys(), &power::power_keys(),
+          &power::grid_event_keys(), &failure::failures_keys(),       &failure::failure_mode_keys(),
+          &ops::operations_keys(),   &ops::rlcc_keys(),               &ops::wave_keys(),
+          &workload::job_keys(),     &workload::model_keys(),         &workload::parallelism_keys(),
+          &workload::checkpoint_keys(), &output_keys(),      &sweep_keys(),
+          &sweep_axis_keys()};
 }
 
 double scale_out_gbps(const Scenario& scenario) {
@@ -98,10 +107,18 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
     fabric.emplace(root.object("fabric", fabric::fabric_keys()));
     s.fabric = fabric::decode_fabric(*fabric, s.hardware.gpu.nic_gbps);
   }
+  std::optional<sim::Node> cooling_node;
+  if (root.has("cooling")) {
+    cooling_node.emplace(root.object("cooling", cooling::cooling_keys()));
+    s.cooling = cooling::decode_cooling(*cooling_node);
+  }
+  s.power = power::decode_power(root.object("power", power::power_keys()), s.hardware);
   s.failures = failure::decode_failures(root.object("failures", failure::failures_keys()), s.hardware.rack.kind,
-                                        s.fabric.has_value());
+                                        s.fabric.has_value(), s.cooling.has_value());
   const sim::Node operations = root.object("operations", ops::operations_keys());
   s.operations = ops::decode_operations(operations, s.hardware.rack.kind);
+  const sim::Node rlcc = root.object("rlcc", ops::rlcc_keys());
+  s.rlcc = ops::decode_rlcc(rlcc);
   s.jobs = workload::decode_jobs(root);
   const sim::Node output = root.object("output", output_keys());
   s.output.timeseries_interval_s = output.number("timeseries_interval_s");
@@ -123,6 +140,11 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
     }
     s.sweep.push_back(std::move(a));
   }
+  if (s.cooling) {
+    if (s.cooling->racky_interval_s < 0) s.cooling->racky_interval_s = s.output.timeseries_interval_s;
+    for (auto& mode : s.failures.modes) // Racky is the detection path of cooling faults
+      if (mode.on_cooling && !mode.detect_given) mode.detect_s = s.cooling->racky_detect_s;
+  }
 
   // Cross-area checks, once the areas themselves are sound.
   if (!problems.empty() || s.cluster.racks <= 0) return std::nullopt;
@@ -142,6 +164,26 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
     if (mode.predicted_frac > 0 && mode.weibull_shape != 1.0)
       problems.add(fmt::format("/failures/modes/{}/predicted_frac", m),
                    "predicted failures need an exponential mode (weibull_shape 1)", &node.at("predicted_frac"));
+  }
+  if (s.cooling) { // the branch flow and the CDU's size follow from the rack's design power
+    const double design_kw = power::rack_design_power_w(s.power, s.hardware) / 1000.0;
+    if (!s.cooling->rack_flow_given) s.cooling->rack_flow_l_per_min = cooling::FLOW_L_PER_MIN_PER_KW * design_kw;
+    const int per_loop = std::min(s.cooling->racks_per_loop, s.cluster.racks);
+    if (per_loop * design_kw > s.cooling->cdu_capacity_kw * (1 + 1e-12))
+      cooling_node->problem(cooling_node->has("racks_per_loop") ? "racks_per_loop" : "cdu_capacity_kw",
+                       fmt::format("{} racks of {:.1f} kW (design power) exceed cdu_capacity_kw ({} kW): at most {} "
+                                   "fit on one CDU",
+                                   per_loop, design_kw, s.cooling->cdu_capacity_kw,
+                                   static_cast<int>(s.cooling->cdu_capacity_kw / design_kw)));
+  }
+  for (std::size_t w = 0; w < s.rlcc.waves.size(); ++w) {
+    const auto& wave = s.rlcc.waves[w];
+    const Json& wave_json = document.at("rlcc").at("waves").at(w);
+    if (wave.racks > s.cluster.racks)
+      problems.add(fmt::format("/rlcc/waves/{}/racks", w),
+                   fmt::format("must be <= the cluster's racks ({})", s.cluster.racks), &wave_json.at("racks"));
+    if (wave.coolant && !s.cooling)
+      problems.add(fmt::format("/rlcc/waves/{}/coolant", w), "needs a /cooling block", &wave_json.at("coolant"));
   }
   if (s.fabric && s.fabric->tiers < 3)
     for (std::size_t m = 0; m < s.failures.modes.size(); ++m)

@@ -5,10 +5,13 @@
 // (a job larger than the GPUs left for it, spares of the wrong kind) are made here.
 #pragma once
 
+#include "models/cooling/spec.hpp"
 #include "models/fabric/spec.hpp"
 #include "models/failure/spec.hpp"
 #include "models/hardware/spec.hpp"
+#include "models/ops/rlcc_spec.hpp"
 #include "models/ops/spec.hpp"
+#include "models/power/spec.hpp"
 #include "models/workload/spec.hpp"
 #include "sim/json_reader.hpp"
 
@@ -38,8 +41,11 @@ struct Scenario {
   hardware::HardwareSpec hardware;
   hardware::ClusterSpec cluster;
   std::optional<fabric::FabricSpec> fabric; ///< absent: no scale-out fabric is modelled
+  std::optional<cooling::CoolingSpec> cooling; ///< absent: cooling is not modelled
+  power::PowerSpec power;
   failure::FailuresSpec failures;
   ops::OperationsSpec operations;
+  ops::RlccSpec rlcc;
   std::vector<workload::JobSpec> jobs;
   OutputSpec output;
   /// The optional "sweep" block: read by `dcsim sweep` only; it never changes a run of this scenario.

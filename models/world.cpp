@@ -1,5 +1,6 @@
 #include "models/world.hpp"
 
+#include "models/facility.hpp"
 #include "models/failure/gpu_health.hpp"
 #include "models/failure/injector.hpp"
 #include "models/ledger/cluster_ledger.hpp"
@@ -7,7 +8,6 @@
 #include "models/sched/allocator.hpp"
 #include "models/workload/checkpoint_interval.hpp"
 #include "models/workload/comm_model.hpp"
-#include "models/workload/step_model.hpp"
 #include "models/workload/step_model.hpp"
 
 #include <fmt/format.h>
@@ -24,9 +24,34 @@
 namespace dcsim {
 
 double failure_rate_per_h(const failure::FailuresSpec& failures, const hardware::Layout& layout,
-                          const std::vector<int>& gpus, const fabric::ClosPlan* plan) {
+                          const std::vector<int>& gpus, const fabric::ClosPlan* plan,
+                          const cooling::CoolingSpec* cooling) {
   double rate = 0;
   for (const auto& mode : failures.modes) {
+    if (mode.on_cooling) {
+      if (!cooling) continue;
+      const bool leak = mode.cooling_element == cooling::CoolingElement::BRANCH;
+      if (!leak && mode.cooling_element != cooling::CoolingElement::LOOP) continue;
+      std::vector<int> loops;
+      for (int g : gpus)
+        loops.push_back(layout.rack_of(g) / cooling->racks_per_loop);
+      std::sort(loops.begin(), loops.end());
+      loops.erase(std::unique(loops.begin(), loops.end()), loops.end());
+      double units = static_cast<double>(loops.size()); // CDUs
+      if (leak && cooling->isolation == cooling::Isolation::LOOP) {
+        units = 0; // every rack branch of those loops
+        for (int l : loops)
+          units += std::min(cooling->racks_per_loop, layout.racks() - l * cooling->racks_per_loop);
+      } else if (leak) {
+        std::vector<int> racks;
+        for (int g : gpus)
+          racks.push_back(layout.rack_of(g));
+        std::sort(racks.begin(), racks.end());
+        units = static_cast<double>(std::unique(racks.begin(), racks.end()) - racks.begin());
+      }
+      rate += mode.unit_rate_per_h(layout) * units;
+      continue;
+    }
     if (mode.on_fabric) {
       if (!plan) continue;
       const bool single_port = plan->planes() * plan->ports_per_plane() == 1;
@@ -77,8 +102,10 @@ World::World(const Scenario& scenario)
   platform_->seal();
 
   for (const auto& mode : scenario_.failures.modes)
-    mode_units_.push_back(mode.on_fabric ? static_cast<int>(fabric_->state().unit_count(mode.element))
-                                         : layout_.unit_count(mode.scope));
+    mode_units_.push_back(mode.on_fabric    ? static_cast<int>(fabric_->state().unit_count(mode.element))
+                          : mode.on_cooling ? cooling::cooling_unit_count(*scenario_.cooling, mode.cooling_element,
+                                                                           layout_.racks())
+                                            : layout_.unit_count(mode.scope));
 
   // Jobs described by a model: the healthy step time, model FLOPs and tokens per step come from the
   // step-time model, its scale-out network being the fabric's when there is one.
@@ -107,7 +134,8 @@ World::World(const Scenario& scenario)
       for (int g = r.first; g < r.end(); ++g)
         if (alloc.owner(g) == static_cast<int>(j)) gpus.push_back(g);
     }
-    const double rate_per_h = failure_rate_per_h(scenario_.failures, layout_, gpus, plan_.get());
+    const double rate_per_h = failure_rate_per_h(scenario_.failures, layout_, gpus, plan_.get(),
+                                                 scenario_.cooling ? &*scenario_.cooling : nullptr);
     job_rate_per_h_.push_back(rate_per_h);
 
     workload::JobTiming t;
@@ -149,14 +177,17 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     alloc.place(static_cast<int>(j), s.jobs[j].gpus);
   ledger::ClusterLedger cluster(layout_.gpus(), [&alloc](int g) { return alloc.category(g); }, 0);
   std::function<void(int)> on_owner_change; // set once the fabric bookkeeping exists
+  std::unique_ptr<Facility> facility;       // cooling, power, RLCC: built once the jobs exist
   alloc.set_change_hook([&](int g) {
     cluster.touch(g, queue.now());
     if (on_owner_change) on_owner_change(g);
+    if (facility) facility->on_owner_change(g);
   });
   health.set_transition_hook([&](int g, bool up) {
     alloc.on_health_change(g, up);
     platform_->set_host_on(racks_->gpu_host(g), up);
     cluster.touch(g, queue.now());
+    if (facility) facility->on_health_change(g, up);
   });
   auto owners_of = [&](hardware::GpuRange gpus) {
     std::vector<int> owners;
@@ -198,8 +229,17 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
       if (!ok) request_cold();
       return ok;
     };
-    hooks.cause_name = [&s](int mode) { return s.failures.modes[static_cast<std::size_t>(mode)].name; };
-    jobs.push_back(std::make_unique<workload::TrainingJob>(s.jobs[j], timing_[j], modes, queue, log, hooks));
+    hooks.cause_name = [&s, modes](int mode) {
+      return mode < modes ? s.failures.modes[static_cast<std::size_t>(mode)].name : Facility::extra_cause_name(mode - modes);
+    };
+    hooks.training_changed = [&facility, j](bool training) {
+      if (facility) facility->on_training_changed(static_cast<int>(j), training);
+    };
+    hooks.stopped = [&facility, j] {
+      if (facility) facility->on_job_stopped(static_cast<int>(j));
+    };
+    jobs.push_back(std::make_unique<workload::TrainingJob>(s.jobs[j], timing_[j], modes + Facility::extra_causes(s),
+                                                           queue, log, hooks));
   }
 
   // Each job's pace: its step with the slowest of its GPUs (gray stragglers: clock), the least scale-out
@@ -257,6 +297,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
           if (alloc.owner(g) == job && !cut_off[static_cast<std::size_t>(g)]) p.bw = std::min(p.bw, fstate->bw_frac(g));
         if (p.bw <= 0) continue; // GPUs there are cut off: the job is interrupted, not slowed
       }
+      if (facility) p.clock = facility->job_clock(job); // thermal throttling, power capping
       for (const auto& [g, clock] : slow_gpus)
         if (alloc.owner(g) == job) p.clock = std::min(p.clock, clock);
       for (const auto& [d, share] : nvlink_domains)
@@ -386,6 +427,10 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   auto injector = std::make_unique<failure::FailureInjector>(
       s.failures.modes, layout_, health, queue, seed, rep,
       [&](const failure::Failure& f) {
+        if (mode_of(f).on_cooling) {
+          facility->on_failure(f);
+          return;
+        }
         const auto& m = mode_of(f);
         std::vector<int> struck;
         if (m.takes_down()) struck = owners_of(f.gpus);
@@ -421,6 +466,17 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   result.gpus = layout_.gpus();
   result.duration = end;
   result.peak_flops_per_gpu = s.hardware.gpu.peak_tflops * 1e12;
+
+  Facility::Hooks facility_hooks;
+  facility_hooks.clocks_changed = [&] { update_paces(false); };
+  facility_hooks.fault_repaired = [&](const failure::Failure& f) {
+    injector->renew(f);
+    notify_capacity();
+  };
+  facility_hooks.capacity_changed = notify_capacity;
+  facility = std::make_unique<Facility>(s, layout_, health, alloc, jobs, queue, log, result.samples, seed, rep,
+                                        std::move(facility_hooks));
+  facility->start();
 
   // Time series: cluster gauges and each job's state, sampled on a fixed grid.
   const sim::Tick sample_every = sim::to_ticks(s.output.timeseries_interval_s);
@@ -506,6 +562,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     const auto& st = mission->stats()[m];
     result.modes.push_back({s.failures.modes[m].name, st.failures, st.repaired, sim::to_hours(st.time_to_repair)});
   }
+  facility->finish(end, result); // energy, cooling metrics, cooling modes' repairs, extra causes
   // Jobs log completed checkpoints when they close a cycle, after the fact: order the log by date
   // (stable: events of one date keep the order in which they were logged).
   const auto& records = log.records();

@@ -13,11 +13,16 @@
 //   failure of a NIC port, link, leaf, spine or core ─▶ FabricPlatform (SimGrid link capacities)
 //     GPUs left with no path (cut off)    ─▶ down in GpuHealth until the element is back: jobs holding
 //                                            them are interrupted and recover as from a GPU failure
-//     GPUs left with a share f < 1         ─▶ each job's pace: the slowest GPU's f sets the step
-//                                            (model jobs: the step model with scale-out bandwidth × f;
-//                                            measured jobs: step·(1 + scaleout_comm_frac·(1/f − 1))),
-//                                            the extra time is `degraded`; a new fault first stalls the
+//     GPUs left with a share f < 1         ─▶ each job's pace (below); a new fault first stalls the
 //                                            job for the fabric's reroute_s
+// Cooling and power (models/facility.hpp: Facility owns cooling loops, RLCC workflows, power, Racky):
+//   cooling failure modes ─▶ Facility (isolation, emergency shutdown: GPUs down in GpuHealth, jobs
+//                            interrupted; planned drains: jobs hold() at a checkpoint, then move)
+//   throttled racks, power caps ─▶ Facility::job_clock ─▶ each job's pace (below)
+// A job's pace comes from one function of both its slowest GPU's scale-out bandwidth share b and its
+// clock fraction f: model jobs ask the step model (scale-out bandwidth × b, StepModel::evaluate(f));
+// measured jobs stretch their compute share by 1/f and their scale-out share c = scaleout_comm_frac by
+// 1/b: step·((1 − c)/f + c/b). The extra time over the healthy step is `degraded`.
 #pragma once
 
 #include "models/fabric/fabric_platform.hpp"
@@ -73,8 +78,11 @@ private:
 /// Expected rate (per hour) of failures interrupting a job on a set of GPUs: Σ over hardware modes of
 /// the unit rate × the number of that mode's units containing at least one of the GPUs, plus the fabric
 /// modes whose element cuts a GPU off on its own (with one port per GPU: its NIC port and cable; with
-/// one plane: its leaf).
+/// one plane: its leaf), plus the cooling modes that take racks down: leaks in the job's racks (with
+/// isolation "loop": in any rack of the job's loops) and CDU failures of the job's loops (pumps, valves
+/// and facility water are not counted: they slow or drain jobs in a planned way, or rarely stop them).
 double failure_rate_per_h(const failure::FailuresSpec& failures, const hardware::Layout& layout,
-                          const std::vector<int>& gpus, const fabric::ClosPlan* plan = nullptr);
+                          const std::vector<int>& gpus, const fabric::ClosPlan* plan = nullptr,
+                          const cooling::CoolingSpec* cooling = nullptr);
 
 } // namespace dcsim

@@ -45,8 +45,11 @@ const KeyTable& failure_mode_keys() {
                  "identifier used in events.csv and causes.csv (letters, digits, _ . -)"},
           KeyDef{"scope", ValueType::STRING, "", nullptr,
                  "unit struck: gpu, tray (nvl72 compute tray), node (hgx server or nvl72 tray), rack; with a "
-                 "fabric also nic_port, link (GPU cable or switch-to-switch link), leaf, spine, core (3 tiers)",
-                 {}, {"gpu", "tray", "node", "rack", "nic_port", "link", "leaf", "spine", "core"}},
+                 "fabric also nic_port, link (GPU cable or switch-to-switch link), leaf, spine, core (3 tiers); "
+                 "with cooling also branch (a leak), valve, pump, loop (CDU failure), facility (facility water "
+                 "excursion)",
+                 {}, {"gpu", "tray", "node", "rack", "nic_port", "link", "leaf", "spine", "core", "branch", "valve",
+                      "pump", "loop", "facility"}},
           KeyDef{"mtbf_h", ValueType::NUMBER, "h", nullptr, "mean time between failures of one unit",
                  sim::positive(), {}, RATE_NOTE},
           KeyDef{"rate_per_gpu_day", ValueType::NUMBER, "1/(GPU·day)", nullptr,
@@ -62,7 +65,9 @@ const KeyTable& failure_mode_keys() {
           KeyDef{"weibull_start", ValueType::STRING, "", "stationary",
                  "Weibull fleets at t = 0: stationary (in service for long, steady state) or new (installed at 0)",
                  {}, {"stationary", "new"}},
-          KeyDef{"detect_s", ValueType::NUMBER, "s", 60.0, "delay from failure to detection", sim::non_negative()},
+          KeyDef{"detect_s", ValueType::NUMBER, "s", 60.0,
+                 "delay from failure to detection (cooling scopes: /cooling/racky_detect_s when absent)",
+                 sim::non_negative()},
           KeyDef{"repair_h", ValueType::NUMBER, "h", 4.0,
                  "mean repair time once detected (0: nothing to replace, e.g. a software fault)",
                  sim::non_negative()},
@@ -103,7 +108,7 @@ const KeyTable& failure_mode_keys() {
 }
 
 double FailureModeSpec::unit_rate_per_h(const hardware::Layout& layout) const {
-  if (on_fabric) return 1.0 / rate_value; // fabric elements take mtbf_h only
+  if (on_fabric || on_cooling) return 1.0 / rate_value; // fabric and cooling elements take mtbf_h only
   const double unit_gpus = layout.unit_gpus(scope);
   switch (rate_key) {
   case RateKey::MTBF_H: return 1.0 / rate_value;
@@ -124,7 +129,8 @@ double FailureModeSpec::draw_repair_h(sim::Rng& rng) const {
   return repair_h;
 }
 
-FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind, bool has_fabric) {
+FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind, bool has_fabric,
+                             bool has_cooling) {
   FailuresSpec spec;
   std::set<std::string> names;
   for (const sim::Node& m : failures.objects("modes", failure_mode_keys())) {
@@ -153,6 +159,17 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
         mode.on_fabric = true;
         mode.element = kind;
       }
+    const std::pair<const char*, cooling::CoolingElement> cooling_scopes[] = {
+        {"branch", cooling::CoolingElement::BRANCH}, {"valve", cooling::CoolingElement::VALVE},
+        {"pump", cooling::CoolingElement::PUMP}, {"loop", cooling::CoolingElement::LOOP},
+        {"facility", cooling::CoolingElement::FACILITY}};
+    for (const auto& [word, kind] : cooling_scopes)
+      if (scope == word) {
+        mode.on_cooling = true;
+        mode.cooling_element = kind;
+      }
+    if (mode.on_cooling && !has_cooling)
+      m.problem("scope", "is a cooling element: the scenario needs a /cooling block");
     if (scope == "tray" && rack_kind != hardware::RackKind::NVL72)
       m.problem("scope", "tray exists only in nvl72 racks; use node for an hgx server");
     if (mode.on_fabric && !has_fabric)
@@ -171,15 +188,17 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
       }
     }
     if (rate_keys == 0) m.problem_here(std::string("missing failure rate: ") + RATE_NOTE);
-    if (mode.on_fabric && rate_keys == 1 && !m.has("mtbf_h"))
+    if ((mode.on_fabric || mode.on_cooling) && rate_keys == 1 && !m.has("mtbf_h"))
       m.problem(m.has("rate_per_gpu_day") ? "rate_per_gpu_day" : "rate_per_node_day",
-                "fabric elements take mtbf_h (mean time between failures of one element)");
+                std::string(mode.on_fabric ? "fabric" : "cooling") +
+                    " elements take mtbf_h (mean time between failures of one element)");
 
     mode.weibull_shape = m.number("weibull_shape");
     mode.weibull_new = m.string("weibull_start") == "new";
     if (m.has("weibull_start") && mode.weibull_shape == 1.0)
       m.problem("weibull_start", "applies only to Weibull modes (weibull_shape != 1)");
     mode.detect_s = m.number("detect_s");
+    mode.detect_given = m.has("detect_s");
     mode.repair_h = m.number("repair_h");
     const std::string dist = m.string("repair_dist");
     mode.repair_dist = dist == "exponential" ? RepairDist::EXPONENTIAL

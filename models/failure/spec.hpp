@@ -2,8 +2,11 @@
 //
 // A mode strikes units of one scope: hardware (a GPU, a tray, a node, a rack) or, when the scenario
 // has a fabric, fabric elements (a NIC port, a link (cable or switch-to-switch), a leaf, a spine, a
-// core switch; every plane's elements form one population). Its rate is given by exactly one of three
-// keys, converted to a rate per unit λ (per hour); fabric elements take mtbf_h only:
+// core switch; every plane's elements form one population), or, when it has a cooling system, cooling
+// elements (a rack branch, a branch valve, a CDU pump, a CDU loop, the facility water: see
+// cooling/spec.hpp for what each does). Cooling modes without detect_s are detected after Racky's
+// /cooling/racky_detect_s. Its rate is given by exactly one of three keys, converted to a rate per unit
+// λ (per hour); fabric and cooling elements take mtbf_h only:
 //   mtbf_h              λ = 1 / mtbf_h
 //   rate_per_gpu_day    λ = rate · (GPUs in the unit) / 24
 //   rate_per_node_day   λ = rate · (GPUs in the unit / GPUs per node) / 24
@@ -19,6 +22,7 @@
 // repair_sigma (μ = ln(repair_h) − σ²/2, so the mean is repair_h).
 #pragma once
 
+#include "models/cooling/spec.hpp"
 #include "models/fabric/fabric_state.hpp"
 #include "models/hardware/layout.hpp"
 #include "sim/json_reader.hpp"
@@ -50,11 +54,14 @@ struct FailureModeSpec {
   hardware::Scope scope = hardware::Scope::GPU; ///< hardware modes
   bool on_fabric = false;                  ///< true: strikes fabric elements of kind `element`
   fabric::ElementKind element = fabric::ElementKind::LEAF;
+  bool on_cooling = false;                 ///< true: strikes cooling elements of kind `cooling_element`
+  cooling::CoolingElement cooling_element = cooling::CoolingElement::BRANCH;
   RateKey rate_key = RateKey::MTBF_H;
   double rate_value = 0; ///< value of the rate key, in its own unit
   double weibull_shape = 1.0;
   bool weibull_new = false; ///< true: every unit is new at t = 0; false: the fleet is in steady state
   double detect_s = 60;
+  bool detect_given = true; ///< false: detect_s is the default (cooling modes then take Racky's delay)
   double repair_h = 4;
   RepairDist repair_dist = RepairDist::FIXED;
   double repair_sigma = 0;
@@ -77,7 +84,7 @@ struct FailureModeSpec {
   /// Failure rate of one unit of this mode's scope, per hour.
   double unit_rate_per_h(const hardware::Layout& layout) const;
   /// Whether the mode strikes GPUs' hardware (a unit is then a range of GPUs).
-  bool on_hardware() const { return !on_fabric; }
+  bool on_hardware() const { return !on_fabric && !on_cooling; }
   /// Draws one repair duration in hours.
   double draw_repair_h(sim::Rng& rng) const;
 };
@@ -90,7 +97,8 @@ const sim::KeyTable& failures_keys();
 const sim::KeyTable& failure_mode_keys();
 
 /// Decodes `/failures`; `rack_kind` decides which hardware scopes exist, `has_fabric` whether fabric
-/// scopes do.
-FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind, bool has_fabric);
+/// scopes do, `has_cooling` whether cooling scopes do.
+FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind, bool has_fabric,
+                             bool has_cooling = false);
 
 } // namespace dcsim::failure

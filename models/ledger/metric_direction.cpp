@@ -25,6 +25,16 @@ constexpr std::pair<std::string_view, Better> DECLARED[] = {
     {"checkpoints", Better::NONE},
     {"queue_h", Better::LOWER},
     {"completion_h", Better::LOWER},
+    // Energy and cooling (models/facility.hpp).
+    {"energy_kwh", Better::NONE}, // more work done costs more energy: per token or per useful GPU-hour decides
+    {"energy_mwh", Better::NONE},
+    {"mean_power_kw", Better::NONE},
+    {"peak_power_kw", Better::LOWER},
+    {"energy_per_token_j", Better::LOWER},
+    {"energy_per_useful_gpu_h_kwh", Better::LOWER},
+    {"cooling_isolated_gpu_h", Better::LOWER},
+    {"throttled_gpu_h", Better::LOWER},
+    {"power_capped_gpu_h", Better::LOWER},
     // Cluster-only GPU-time categories (the job states are derived below).
     {"ledger_repair_gpu_h", Better::LOWER},
     {"ledger_idle_gpu_h", Better::NONE},

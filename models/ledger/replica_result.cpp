@@ -29,6 +29,17 @@ double decode_double(const Json& j) {
 }
 } // namespace
 
+namespace {
+constexpr double J_PER_KWH = 3.6e6;
+// Tokens of productive steps: productive GPU-seconds ÷ GPUs asked = seconds of full-size steps.
+double retained_tokens(const JobOutcome& job) {
+  if (!(job.tokens_per_step > 0) || !(job.step_time_s > 0) || job.gpus <= 0) return NaN;
+  return job.gpu_h[static_cast<std::size_t>(JobTime::PRODUCTIVE)] * 3600.0 / job.gpus / job.step_time_s *
+         job.tokens_per_step;
+}
+double ratio(double a, double b) { return b > 0 ? a / b : NaN; }
+} // namespace
+
 double job_state_gpu_h(const JobOutcome& job, JobTime state) { return job.gpu_h[static_cast<std::size_t>(state)]; }
 
 Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
@@ -59,6 +70,10 @@ Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
   for (int s = 0; s < workload::JOB_TIME_STATES; ++s)
     m.emplace_back("ledger_" + std::string(workload::job_time_name(static_cast<JobTime>(s))) + "_gpu_h",
                    job_state_gpu_h(job, static_cast<JobTime>(s)));
+  m.emplace_back("energy_kwh", job.energy_j / J_PER_KWH);
+  m.emplace_back("energy_per_token_j", ratio(job.energy_j, retained_tokens(job)));
+  m.emplace_back("energy_per_useful_gpu_h_kwh",
+                 ratio(job.energy_j / J_PER_KWH, job_state_gpu_h(job, JobTime::PRODUCTIVE)));
   return m;
 }
 
@@ -103,6 +118,22 @@ Metrics cluster_metrics(const ReplicaResult& r) {
   const auto values = cluster_ledger_gpu_h(r);
   for (std::size_t i = 0; i < states.size(); ++i)
     m.emplace_back("ledger_" + states[i] + "_gpu_h", values[i]);
+  double tokens = 0;
+  bool any_tokens = false;
+  for (const auto& job : r.jobs)
+    if (const double t = retained_tokens(job); !std::isnan(t)) {
+      tokens += t;
+      any_tokens = true;
+    }
+  const double duration_s = sim::to_seconds(r.duration);
+  m.emplace_back("energy_mwh", r.energy_j / J_PER_KWH / 1000.0);
+  m.emplace_back("mean_power_kw", ratio(r.energy_j, duration_s) / 1000.0);
+  m.emplace_back("peak_power_kw", r.peak_power_w / 1000.0);
+  m.emplace_back("energy_per_token_j", any_tokens ? ratio(r.energy_j, tokens) : NaN);
+  m.emplace_back("energy_per_useful_gpu_h_kwh", ratio(r.energy_j / J_PER_KWH, productive_gpu_h));
+  m.emplace_back("cooling_isolated_gpu_h", r.cooling_isolated_gpu_h);
+  m.emplace_back("throttled_gpu_h", r.throttled_gpu_h);
+  m.emplace_back("power_capped_gpu_h", r.power_capped_gpu_h);
   return m;
 }
 
@@ -132,7 +163,8 @@ std::string to_json(const ReplicaResult& r) {
                     {"model_flops_per_step", job.model_flops_per_step},
                     {"tokens_per_step", job.tokens_per_step},
                     {"expected_mtbf_h", encode_double(job.expected_mtbf_h)},
-                    {"peak_flops_per_gpu", job.peak_flops_per_gpu}});
+                    {"peak_flops_per_gpu", job.peak_flops_per_gpu},
+                    {"energy_j", job.energy_j}});
   }
   j["jobs"] = jobs;
   Json modes = Json::array();
@@ -148,6 +180,11 @@ std::string to_json(const ReplicaResult& r) {
   for (const auto& s : r.samples)
     samples.push_back(Json::array({s.time, s.entity, s.gauge, encode_double(s.value)}));
   j["samples"] = samples;
+  j["energy_j"] = r.energy_j;
+  j["peak_power_w"] = r.peak_power_w;
+  j["cooling_isolated_gpu_h"] = encode_double(r.cooling_isolated_gpu_h);
+  j["throttled_gpu_h"] = encode_double(r.throttled_gpu_h);
+  j["power_capped_gpu_h"] = encode_double(r.power_capped_gpu_h);
   return j.dump();
 }
 
@@ -179,6 +216,7 @@ ReplicaResult replica_from_json(const std::string& text) {
     job.tokens_per_step = jj.at("tokens_per_step").get<double>();
     job.expected_mtbf_h = decode_double(jj.at("expected_mtbf_h"));
     job.peak_flops_per_gpu = jj.at("peak_flops_per_gpu").get<double>();
+    job.energy_j = jj.at("energy_j").get<double>();
     r.jobs.push_back(std::move(job));
   }
   for (const auto& m : j.at("modes"))
@@ -190,6 +228,11 @@ ReplicaResult replica_from_json(const std::string& text) {
   for (const auto& s : j.at("samples"))
     r.samples.push_back({s.at(0).get<sim::Tick>(), s.at(1).get<std::string>(), s.at(2).get<std::string>(),
                          decode_double(s.at(3))});
+  r.energy_j = j.at("energy_j").get<double>();
+  r.peak_power_w = j.at("peak_power_w").get<double>();
+  r.cooling_isolated_gpu_h = decode_double(j.at("cooling_isolated_gpu_h"));
+  r.throttled_gpu_h = decode_double(j.at("throttled_gpu_h"));
+  r.power_capped_gpu_h = decode_double(j.at("power_capped_gpu_h"));
   return r;
 }
 

@@ -9,6 +9,16 @@
 //   effective_tokens_per_s   = retained tokens ÷ wall time = tokens_per_s × goodput_frac
 //   job_mttf_h               = wall time ÷ unplanned interruptions (undefined without interruptions)
 //   ledger_<state>_gpu_h     = job GPUs × time in the state (cluster: summed, plus idle/repair/spare)
+// Energy (models/facility.hpp; power always accounted, models/power/spec.hpp):
+//   energy_kwh (job)                 = ∫ power of the GPUs the job holds (+ their share of rack base power)
+//   energy_mwh, mean_power_kw, peak_power_kw (cluster) = ∫ facility IT power, its mean and peak
+//   energy_per_token_j               = energy ÷ retained tokens (tokens of productive steps; cluster: of
+//                                      the jobs that declare tokens; undefined when none does)
+//   energy_per_useful_gpu_h_kwh      = energy ÷ productive GPU-hours
+// Cooling (cluster; undefined without /cooling): cooling_isolated_gpu_h (GPU-hours on racks the cooling
+// system had off: isolated by leaks or coolant work, or shut down), throttled_gpu_h (GPU-hours of
+// training GPUs on thermally throttled racks); power_capped_gpu_h (training GPU-hours under a power cap;
+// undefined without a budget or grid events).
 // Which way is better for each metric (for `dcsim compare`) is declared in metric_direction.hpp.
 // A replica's result travels from the child process that ran it as JSON (exact: doubles round-trip).
 #pragma once
@@ -44,6 +54,7 @@ struct JobOutcome {
   double tokens_per_step = 0;     ///< 0: unknown
   double expected_mtbf_h = 0;     ///< from the failure rates of the job's initial GPUs; inf without failures
   double peak_flops_per_gpu = 0;  ///< peak at the job's precision; 0: the replica's peak_flops_per_gpu
+  double energy_j = 0;            ///< energy of the GPUs the job held
 };
 
 struct ModeOutcome {
@@ -73,6 +84,11 @@ struct ReplicaResult {
   std::vector<ModeOutcome> modes;
   std::vector<sim::EventRecord> events;
   std::vector<Sample> samples;
+  double energy_j = 0;        ///< facility IT energy
+  double peak_power_w = 0;
+  double cooling_isolated_gpu_h = 0; ///< NaN without cooling
+  double throttled_gpu_h = 0;        ///< NaN without cooling
+  double power_capped_gpu_h = 0;     ///< NaN without a budget or grid events
 };
 
 using Metrics = std::vector<std::pair<std::string, double>>;

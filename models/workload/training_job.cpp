@@ -136,7 +136,9 @@ void TrainingJob::transition(State next) {
   queue_->cancel(timer_);
   queue_->cancel(stop_timer_);
   queue_->cancel(completion_timer_);
+  const bool was_training = training();
   state_ = next;
+  if (hooks_.training_changed && was_training != training()) hooks_.training_changed(training());
 }
 
 void TrainingJob::place(int gpus) {
@@ -223,7 +225,7 @@ void TrainingJob::start_restart(sim::Tick extra) {
 }
 
 void TrainingJob::begin_cycle() {
-  if (planned_due_) { // after a restart nothing is pending: the planned stop can be taken at once
+  if (stop_due()) { // after a restart nothing is pending: the planned stop can be taken at once
     begin_maintenance();
     return;
   }
@@ -323,11 +325,14 @@ void TrainingJob::request_stop(std::function<void()> stopped) {
 }
 
 void TrainingJob::begin_maintenance() {
+  const bool periodic = planned_due_;
   planned_due_ = false;
   ++interruptions_planned_;
   transition(State::MAINTENANCE);
   event("planned_stop");
-  timer_ = queue_->after(timing_.planned_downtime, [this] { resume(); });
+  // The periodic stop lasts planned_downtime; a hold lasts until released.
+  if (periodic || holds_ == 0) timer_ = queue_->after(timing_.planned_downtime, [this] { resume(); });
+  if (hooks_.stopped) hooks_.stopped();
 }
 
 void TrainingJob::resume() {
@@ -335,10 +340,11 @@ void TrainingJob::resume() {
     transition(State::DETECTION);
     return;
   }
-  if (planned_due_) { // stopped at its last checkpoint anyway: do the planned work before restarting
+  if (stop_due()) { // stopped at its last checkpoint anyway: do the planned work before restarting
     begin_maintenance();
     return;
   }
+  if (holds_ > 0) return; // held: stays in maintenance until unhold()
   sim::Tick extra = 0;
   if (hooks_.recover(extra)) {
     start_restart(extra);
@@ -382,6 +388,30 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
   }
 }
 
+void TrainingJob::hold() {
+  ++holds_;
+  switch (state_) {
+  case State::MAINTENANCE:
+    if (hooks_.stopped) hooks_.stopped();
+    return;
+  case State::RESTART:
+  case State::WAITING: begin_maintenance(); return; // stopped, nothing to save
+  case State::CYCLE: take_planned_stop(); return;
+  case State::FINAL_WRITE: // stops when the write completes
+  case State::STALL:       // at the end of the stall
+  case State::DETECTION:   // once every failure is detected
+  case State::STOPPED:     // when its stop requests are served (resume)
+  case State::QUEUED:      // once placed
+  case State::DONE: return;
+  }
+}
+
+void TrainingJob::unhold() {
+  if (holds_ == 0) throw std::logic_error("TrainingJob::unhold without a hold");
+  if (--holds_ > 0) return;
+  if (state_ == State::MAINTENANCE && !queue_->pending(timer_)) resume();
+}
+
 void TrainingJob::on_failure_detected(std::uint64_t id) {
   if (undetected_.erase(id) && undetected_.empty() && state_ == State::DETECTION) resume();
 }
@@ -415,7 +445,7 @@ void TrainingJob::stall(sim::Tick duration) {
   timer_ = queue_->at(until, [this] {
     transition(State::CYCLE);
     origin_ = queue_->now();
-    if (planned_due_) {
+    if (stop_due()) {
       take_planned_stop();
     } else {
       arm_stop();

@@ -10,6 +10,9 @@
 //      └──────────── capacity returns ◀── WAITING ◀─ no replacement possible
 //   planned stop: running, it writes a checkpoint at once (or finishes the write in progress), then
 //   MAINTENANCE ──▶ RESTART; restarting or waiting, it starts at once; detecting, once detection ends
+//   hold() (a planned drain for maintenance, a grid event): a planned stop as above that lasts until every
+//   hold is lifted (unhold()); the `stopped` hook says when the job has reached MAINTENANCE (its work is saved),
+//   so that its GPUs can be taken away without losing work (the allocator then moves it at the restart)
 //
 // The run/checkpoint alternation is periodic while nothing happens, so it costs no events: the job is
 // in one CYCLE state from which the phase at any date follows by arithmetic,
@@ -73,6 +76,8 @@ public:
     /// (`extra`: a warm spare's swap-in, a pre-flight health check).
     std::function<bool(sim::Tick& extra)> recover;
     std::function<std::string(int mode)> cause_name; ///< name of a failure mode, for events
+    std::function<void(bool training)> training_changed; ///< optional: training() flipped
+    std::function<void()> stopped;                   ///< optional: a planned stop began (work saved)
   };
 
   TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::EventQueue& queue, sim::EventLog& log,
@@ -105,6 +110,11 @@ public:
   /// taken meanwhile) and restarts. A drain of a running job counts as a planned interruption.
   void request_stop(std::function<void()> stopped);
   double slowdown() const { return slowdown_; }
+  /// A planned stop at a checkpoint that lasts until unhold(); holds nest. Calls the `stopped` hook once
+  /// stopped (at once when already stopped for planned work). The job keeps its GPUs (see release()).
+  void hold();
+  void unhold();
+  int holds() const { return holds_; }
   /// Closes the accounts at the end of the run.
   void finish();
 
@@ -168,6 +178,7 @@ private:
   sim::Tick pending_degraded_ = 0;
   sim::Tick pending_checkpoint_ = 0; ///< also: how much of the current write is done
   bool planned_due_ = false;
+  int holds_ = 0;
   std::set<std::uint64_t> undetected_;
   std::array<GpuTicks, JOB_TIME_STATES> time_{};
   std::uint64_t interruptions_ = 0;
@@ -190,6 +201,8 @@ private:
   void serve_stops(bool planned);
   void start_restart(sim::Tick extra);
   sim::Tick wall_of(sim::Tick progress) const;
+  /// A planned stop is owed: the periodic one, or a hold not yet taken.
+  bool stop_due() const { return planned_due_ || (holds_ > 0 && state_ != State::MAINTENANCE); }
   sim::Tick pending_work() const { return pending_productive_ + pending_degraded_ + pending_checkpoint_; }
   void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += static_cast<GpuTicks>(dt) * gpus_; }
   /// Wall time from the cycle's origin until `progress` more of healthy compute is done.

@@ -16,8 +16,7 @@ TEST_CASE("every scenario under scenarios/ validates and runs", "[scenario][libr
   std::vector<Scenario> scenarios;
   for (const auto& n : names) {
     INFO(n);
-    scenarios.push_back(test::scenario_from_text(test::source_file("scenarios/" + n),
-                                                 {"replicas=2", "duration_h=48"}));
+    scenarios.push_back(test::scenario_from_file("scenarios/" + n, {"replicas=2", "duration_h=48"}));
   }
   const auto results = test::simulate_all(scenarios);
   for (std::size_t i = 0; i < names.size(); ++i) {

@@ -18,6 +18,13 @@ Scenario scenario_from_text(const std::string& json, const std::vector<std::stri
   return *loaded.scenario;
 }
 
+Scenario scenario_from_file(const std::string& relative_path, const std::vector<std::string>& overrides) {
+  const auto loaded = tools::load_scenario(std::string(DCSIM_SOURCE_DIR) + "/" + relative_path, overrides);
+  INFO(loaded.errors);
+  REQUIRE(loaded.scenario.has_value());
+  return *loaded.scenario;
+}
+
 std::string source_file(const std::string& relative_path) {
   std::ifstream in(std::string(DCSIM_SOURCE_DIR) + "/" + relative_path, std::ios::binary);
   REQUIRE(in.good());

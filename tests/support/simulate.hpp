@@ -11,6 +11,9 @@ namespace dcsim::test {
 
 /// Decodes a scenario from JSON text; fails the test (with every problem) when it does not decode.
 Scenario scenario_from_text(const std::string& json, const std::vector<std::string>& overrides = {});
+/// Loads a scenario file under the source tree (e.g. "scenarios/default.json"), so that files it names
+/// (a facility water trace) resolve next to it; fails the test when it does not decode.
+Scenario scenario_from_file(const std::string& relative_path, const std::vector<std::string>& overrides = {});
 /// Reads a file under the source tree (e.g. "scenarios/default.json").
 std::string source_file(const std::string& relative_path);
 

@@ -74,6 +74,25 @@ std::string case_a() {
   return doc.dump();
 }
 
+/// Case (d): case (a) with the cooling and power models at work (issue 5: they may add at most 25% to
+/// case (a)'s wall time): 228 CDU loops of 8 racks with rack isolation, a daily supply temperature swing
+/// (re-evaluated every 900 s), leaks, valve faults, pump and CDU failures, a facility water excursion
+/// rate, per-loop Racky gauges every hour, a 4 h grid event cutting 20% of the design power (capping).
+/// Rates are for load, not calibration: ~12 leaks, ~12 valve faults, ~12 pump failures per replica.
+std::string case_d() {
+  sim::Json doc = sim::Json::parse(case_a());
+  doc["name"] = "bench-d";
+  doc["cooling"] = sim::Json::parse(R"({"racks_per_loop": 8, "isolation": "rack", "daily_amplitude_k": 3})");
+  doc["power"] = sim::Json::parse(R"({"grid_events": [{"start_h": 100, "duration_h": 4, "cut_frac": 0.2}]})");
+  for (const char* mode : {R"({"name": "leak", "scope": "branch", "mtbf_h": 50000, "repair_h": 4})",
+                           R"({"name": "valve", "scope": "valve", "mtbf_h": 50000, "repair_h": 2})",
+                           R"({"name": "pump", "scope": "pump", "mtbf_h": 20000, "repair_h": 6})",
+                           R"({"name": "cdu", "scope": "loop", "mtbf_h": 100000, "repair_h": 4})",
+                           R"({"name": "heat", "scope": "facility", "mtbf_h": 2000, "repair_h": 6})"})
+    doc["failures"]["modes"].push_back(sim::Json::parse(mode));
+  return doc.dump();
+}
+
 /// Case (b): 4,096 HGX servers of 8 GPUs for 256 days at 0.01 failures per server-day (4,096 x 0.01 x 256
 /// = 10,486 failures), one job on 4,000 servers, 96 spare servers, 12 h repairs (about 20 servers in repair
 /// at a time, so the job never waits for capacity).
@@ -115,6 +134,8 @@ std::vector<Case> cases() {
       {"c", "4,096 HGX servers, 256 days, 0.01 failures per server-day, 15% lemons at 6x, 16 warm standbys, "
             "20-min recovery, two-stage repair",
        "<= 0.2 s per replica", 0.2, 0, false, case_c},
+      {"d", "case a with cooling (228 loops, daily supply swing, cooling faults, loop gauges) and a grid event",
+       "<= 5 s and <= 2 GiB per replica (and <= 1.25 x case a)", 5.0, 2048, true, case_d},
   };
 }
 

@@ -24,8 +24,9 @@ struct Fixture {
     timing.write = sim::to_ticks(10);
     timing.restart = sim::to_ticks(50);
   }
-  void start() {
-    workload::TrainingJob::Hooks hooks{[this](sim::Tick&) { return healthy; }, [](int) { return std::string("m"); }};
+  void start(std::function<void(bool)> training_changed = {}, std::function<void()> stopped = {}) {
+    workload::TrainingJob::Hooks hooks{[this](sim::Tick&) { return healthy; }, [](int) { return std::string("m"); },
+                                       std::move(training_changed), std::move(stopped)};
     job = std::make_unique<workload::TrainingJob>(spec, timing, 1, q, log, hooks);
     job->start();
   }
@@ -271,5 +272,44 @@ TEST_CASE("failures during a restart interrupt it; failures while waiting do not
   CHECK(fx.s(JobTime::DETECTION) == 10 + 5);
   CHECK(fx.s(JobTime::WAITING) == 10);
   CHECK(fx.s(JobTime::REWORK) == 0);
+  fx.require_conserved();
+}
+
+TEST_CASE("hold: a planned stop at a checkpoint until released, without losing work", "[unit][training_job]") {
+  // Running from 50 s; hold at 120 s (70 s of compute pending): checkpoint written 120-130 s, stopped 130 s
+  // (the `stopped` hook fires then), released at 200 s, restart 200-250 s, compute 250-300 s.
+  Fixture fx;
+  sim::Tick stopped_at = -1;
+  int training_flips = 0;
+  fx.start([&](bool) { ++training_flips; }, [&] { stopped_at = fx.q.now(); });
+  fx.at(120, [&] { fx.job->hold(); });
+  fx.at(200, [&] { fx.job->unhold(); });
+  fx.finish_at(300);
+  CHECK(stopped_at == sim::to_ticks(130));
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 120);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 10);
+  CHECK(fx.s(JobTime::MAINTENANCE) == 70);
+  CHECK(fx.s(JobTime::RESTART) == 100);
+  CHECK(fx.s(JobTime::REWORK) == 0);
+  CHECK(fx.job->interruptions() == 0);
+  CHECK(fx.job->interruptions_planned() == 1);
+  CHECK(training_flips == 4); // on at 50, off at 130, on at 250, off at finish
+  fx.require_conserved();
+}
+
+TEST_CASE("hold: nested holds, and a job already stopped reports at once", "[unit][training_job]") {
+  Fixture fx;
+  int stops = 0;
+  fx.start({}, [&] { ++stops; });
+  fx.at(10, [&] { fx.job->hold(); });  // restarting: stops at once, nothing to save
+  fx.at(20, [&] { fx.job->hold(); });  // already stopped: reports at once
+  fx.at(30, [&] { fx.job->unhold(); });
+  fx.at(40, [&] { fx.job->unhold(); }); // restart 40-90, compute 90-100
+  fx.finish_at(100);
+  CHECK(stops == 2);
+  CHECK(fx.s(JobTime::MAINTENANCE) == 30);
+  CHECK(fx.s(JobTime::RESTART) == 60);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 10);
+  CHECK(fx.job->interruptions_planned() == 1);
   fx.require_conserved();
 }

@@ -1,0 +1,216 @@
+// The facility side of one replica: liquid cooling (CDU loops, Valvey, Racky), power (budget, capping,
+// grid events) and the RLCC workflows, composed with the jobs, the allocator and GPU health. World
+// (world.cpp) owns one and calls it from a few hooks; every model it uses is engine-free.
+//
+//   cooling fault ──▶ Facility ──┬─ flow / supply change ─▶ rack thermal at design load ─▶ throttle clocks
+//   (injector)                   │                                  └─ cannot cool ─▶ emergency shutdown
+//                                ├─ leak detected (Racky) ─▶ isolate rack (or loop) ─▶ RLCC repair workflow
+//                                └─ valve fault detected ─▶ RLCC: planned drain ─▶ isolate ─▶ service ─▶ ...
+//   jobs training / stopped ─▶ power ─▶ budget and grid events ─▶ caps ─▶ job clocks ─▶ World's paces
+//
+// Thermal state: each rack is solved at its *design load* (every usable GPU busy, in-rack spares idle,
+// base on; cooling/rack_thermal.hpp) with its branch's flow and the loop's supply temperature, whatever
+// runs on it: the throttle clock f_r of its GPUs and whether it can be cooled at all depend only on the
+// cooling state (flows, supply), never on which job runs where, so jobs starting and stopping cost no
+// thermal work and a rack that cannot be cooled at load is kept down rather than started and shut down
+// again. Re-solved only when a loop's flow, a branch's valve or the supply temperature changes.
+// Throttled racks (f_r < 1) make stragglers: a job's clock is the slowest of its racks' and of its cap:
+//   clock_j = min(cap_j, min{ f_r : rack r holds GPUs of job j })
+// and World sets the job's pace from clock_j (and its scale-out bandwidth).
+// Emergency shutdown: a powered rack that cannot be cooled goes down at once (GPUs down, jobs on it
+// interrupted as by a failure, detected at once: Racky triggered it); it returns rlcc.burn_in_s after it
+// can be cooled again. Isolation (a leak, coolant work): the rack (or loop) is off and its branch closed
+// until the RLCC workflow returns it.
+// Power (power/spec.hpp): with P_idle the idle GPU power, P_base the rack base power, g_jr the GPUs of job
+// j on rack r, and D_j = Σ_r g_jr·(P_busy(min(cap_j, f_r)) − P_idle) the extra power of job j training:
+//   P_IT = P_base·(racks powered) + P_idle·(healthy GPUs) + Σ_{j training} D_j
+//   P_j  = (P_idle + P_base/G)·(healthy GPUs of j) + [j training]·D_j          (G GPUs per rack)
+// recomputed once per date at which anything changed (a zero-delay "settle" event), and integrated as
+// energy between dates. Nothing is done per GPU-second or per time step.
+#pragma once
+
+#include "models/cooling/coolant_loop.hpp"
+#include "models/cooling/supply_profile.hpp"
+#include "models/failure/gpu_health.hpp"
+#include "models/failure/injector.hpp"
+#include "models/ledger/replica_result.hpp"
+#include "models/ops/mission_control.hpp"
+#include "models/ops/rlcc.hpp"
+#include "models/power/power_capper.hpp"
+#include "models/scenario.hpp"
+#include "models/sched/allocator.hpp"
+#include "models/workload/training_job.hpp"
+#include "sim/event_log.hpp"
+#include "sim/event_queue.hpp"
+#include "sim/rng.hpp"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace dcsim {
+
+class Facility {
+public:
+  struct Hooks {
+    std::function<void()> clocks_changed; ///< some job_clock() changed
+    std::function<void(const failure::Failure&)>
+        fault_repaired;                     ///< a cooling fault's unit is back in service
+    std::function<void()> capacity_changed; ///< GPUs came back (jobs waiting may restart)
+  };
+
+  Facility(const Scenario& scenario, const hardware::Layout& layout, failure::GpuHealth& health,
+           sched::Allocator& alloc, std::vector<std::unique_ptr<workload::TrainingJob>>& jobs,
+           sim::EventQueue& queue, sim::EventLog& log, std::vector<ledger::Sample>& samples,
+           std::uint64_t seed, std::uint64_t replica, Hooks hooks);
+  ~Facility();
+
+  /// Interruption causes beyond the scenario's failure modes: "thermal_shutdown" (a rack shut down by
+  /// the supply temperature alone, no failure involved) when the scenario has cooling.
+  static int extra_causes(const Scenario& scenario) { return scenario.cooling ? 1 : 0; }
+  static std::string extra_cause_name(int k);
+
+  /// Initial state, waves, grid events, samplers. Call once the jobs exist, before they start.
+  void start();
+
+  // Inputs from the composition.
+  void on_failure(const failure::Failure& f); ///< a cooling mode struck
+  void on_owner_change(int gpu);
+  void on_health_change(int gpu, bool up);
+  void on_training_changed(int job, bool training);
+  void on_job_stopped(int job);
+
+  /// The clock fraction job `job` runs at (1: not throttled or capped).
+  double job_clock(int job) const { return clock_[static_cast<std::size_t>(job)]; }
+
+  /// Closes the meters at `end` and writes energy, cooling metrics, cooling mode statistics and the extra
+  /// causes into `result` (result.modes must hold the scenario's modes, in order).
+  void finish(sim::Tick end, ledger::ReplicaResult& result);
+
+private:
+  struct Drain {
+    std::vector<int> racks;
+    bool coolant = false;
+    std::set<int> waiting; ///< jobs not yet stopped
+    std::vector<int> held;
+    std::function<void()> drained;
+  };
+
+  const Scenario* s_;
+  const hardware::Layout* layout_;
+  failure::GpuHealth* health_;
+  sched::Allocator* alloc_;
+  std::vector<std::unique_ptr<workload::TrainingJob>>* jobs_;
+  sim::EventQueue* queue_;
+  sim::EventLog* log_;
+  std::vector<ledger::Sample>* samples_;
+  Hooks hooks_;
+  const cooling::CoolingSpec* cooling_; ///< null without cooling
+  hardware::GpuPowerCurve gpu_;
+  double base_w_ = 0;
+  int racks_ = 0;
+  int gpus_per_rack_ = 0;
+  int modes_ = 0;
+
+  std::unique_ptr<cooling::CoolantLoops> loops_;
+  std::unique_ptr<cooling::SupplyProfile> profile_;
+  std::unique_ptr<ops::Rlcc> rlcc_;
+
+  // Allocation and health, per rack and job.
+  std::vector<int> owner_seen_;                 ///< per GPU
+  std::vector<std::vector<int>> job_rack_gpus_; ///< [job][rack]
+  std::vector<int> job_up_;                     ///< healthy GPUs a job holds
+  std::vector<int> rack_up_;                    ///< healthy GPUs per rack
+  std::vector<char> training_;                  ///< per job
+
+  // Cooling state, per rack.
+  std::vector<cooling::RackThermal> thermal_; ///< at design load
+  std::set<int> throttled_;                   ///< racks with f_r < 1
+  std::vector<int> off_;                      ///< cooling isolations holding the rack off
+  std::vector<char> shutdown_;                ///< emergency shutdown
+  std::vector<int> shutdown_cause_;
+  std::vector<sim::Tick> shutdown_since_;
+  std::vector<sim::EventQueue::EventId> return_at_;
+  std::vector<int> leaks_;          ///< active leaks on the branch (gauge)
+  std::vector<int> loop_throttled_; ///< throttled racks per loop (events)
+  int excursions_ = 0;
+  double supply_c_ = 0;
+  int cause_ = -1; ///< cause of shutdowns decided now: a mode index, or the extra thermal cause
+  std::uint64_t next_syn_id_ = 1ull << 62; ///< failure ids of interruptions the facility makes
+
+  // Power state.
+  int powered_racks_ = 0;
+  std::vector<double> cap_; ///< per job
+  std::vector<double> clock_;
+  std::optional<double> available_w_; ///< budget (times 1 - cut during a grid event); none: no budget
+  bool capping_ = false;
+  std::vector<int> paused_; ///< jobs held by the current grid event
+  bool settle_pending_ = false;
+
+  // Meters.
+  power::EnergyMeter total_;
+  std::vector<power::EnergyMeter> job_energy_;
+  power::EnergyMeter isolated_gpus_, throttled_gpus_, capped_gpus_; ///< GPU-seconds
+
+  // Repairs of cooling faults.
+  std::vector<ops::ModeRepairStats> stats_; ///< per mode (cooling modes used) + extra causes
+  std::vector<sim::Rng> repair_rng_;
+  std::map<std::uint64_t, Drain> drains_;
+  std::uint64_t next_drain_id_ = 0;
+
+  const failure::FailureModeSpec& mode(int m) const {
+    return s_->failures.modes[static_cast<std::size_t>(m)];
+  }
+  int loops() const { return loops_ ? loops_->loops() : 0; }
+  hardware::GpuRange rack_range(int rack) const { return {rack * gpus_per_rack_, gpus_per_rack_}; }
+  bool powered(int rack) const {
+    return off_[static_cast<std::size_t>(rack)] == 0 && !shutdown_[static_cast<std::size_t>(rack)];
+  }
+  std::vector<int> unit_racks(int rack) const; ///< the rack, or its loop's racks under loop isolation
+  std::vector<int> loop_rack_list(int loop) const;
+  std::string racks_name(const std::vector<int>& racks) const;
+
+  // Thermal.
+  cooling::RackLoad design_load() const;
+  void resolve(const std::vector<int>& racks);
+  void resolve_all();
+  void resolve_loop(int loop) { resolve(loop_rack_list(loop)); }
+  void update_supply(bool force); ///< force: re-solve and schedule the profile's next step
+  void shutdown_check(const std::vector<int>& racks);
+  void try_return(int rack);
+
+  // Racks in and out of service.
+  void take_out(const std::vector<int>& racks, bool coolant, bool interrupt_jobs, int cause,
+                const std::string& why);
+  void put_back(const std::vector<int>& racks, bool coolant);
+  void interrupt(const std::vector<int>& racks, int cause);
+  void drain(const std::vector<int>& racks, bool coolant, std::function<void()> drained);
+
+  // Faults.
+  void detect(const failure::Failure& f);
+  void repaired(const failure::Failure& f);
+  sim::Tick draw_repair(int m);
+  std::string unit_name(const failure::Failure& f) const;
+
+  // Power.
+  void touch(); ///< something changed: settle at this date
+  void settle();
+  double extra_w(int job, double cap) const; ///< D_j at cap
+  double it_power_w(const std::vector<double>& caps) const;
+  void start_grid_event(const power::GridEvent& e);
+  void end_grid_event(const power::GridEvent& e);
+  void schedule_waves();
+
+  // Racky.
+  void sample_cluster();
+  void sample_loops();
+  /// Each rack's actual power now, W; optionally its hottest GPU's power and its busy GPUs.
+  std::vector<double> rack_power_w(std::vector<double>* hottest_gpu_w = nullptr,
+                                   std::vector<int>* busy_gpus = nullptr) const;
+};
+
+} // namespace dcsim
