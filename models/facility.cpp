@@ -488,9 +488,9 @@ void Facility::put_back(const std::vector<int>& racks, bool coolant) {
 
 void Facility::interrupt(const std::vector<int>& racks, int cause) {
   std::vector<int> struck;
-  for (std::size_t j = 0; j < jobs_->size(); ++j)
+  for (std::size_t j = 0; j < jobs_->size(); ++j) // services (null entries) recount on the health change
     for (const int r : racks)
-      if (job_rack_gpus_[j][static_cast<std::size_t>(r)] > 0) {
+      if ((*jobs_)[j] && job_rack_gpus_[j][static_cast<std::size_t>(r)] > 0) {
         struck.push_back(static_cast<int>(j));
         break;
       }
@@ -509,9 +509,9 @@ void Facility::drain(const std::vector<int>& racks, bool coolant, std::function<
   d.racks = racks;
   d.coolant = coolant;
   d.drained = std::move(drained);
-  for (std::size_t j = 0; j < jobs_->size(); ++j)
+  for (std::size_t j = 0; j < jobs_->size(); ++j) // a service (null entry) does not wait: it moves
     for (const int r : racks)
-      if (job_rack_gpus_[j][static_cast<std::size_t>(r)] > 0) {
+      if ((*jobs_)[j] && job_rack_gpus_[j][static_cast<std::size_t>(r)] > 0) {
         d.waiting.insert(static_cast<int>(j));
         d.held.push_back(static_cast<int>(j));
         break;
@@ -670,6 +670,7 @@ void Facility::start_grid_event(const power::GridEvent& e) {
     for (std::size_t j = 0; j < training_.size(); ++j)
       projected += extra_w(static_cast<int>(j), 1.0);
     for (int j = static_cast<int>(training_.size()) - 1; j >= 0 && projected > *available_w_; --j) {
+      if (!(*jobs_)[static_cast<std::size_t>(j)]) continue; // an inference service is not paused
       projected -= extra_w(j, 1.0);
       paused_.push_back(j);
       if (log_->enabled())

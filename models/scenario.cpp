@@ -201,21 +201,20 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
                                               domain_word, layout.domains(), domain_word));
     return std::nullopt;
   }
+  // Each job must fit alone outside the spares; together they may exceed the cluster (they queue).
   const int usable = layout.domain_usable_gpus();
-  int used = 0;
+  const int schedulable = layout.domains() - spare;
   for (std::size_t i = 0; i < s.jobs.size(); ++i) {
     const int need = (s.jobs[i].gpus + usable - 1) / usable;
-    const int left = layout.domains() - spare - used;
-    if (need > left) {
-      problems.add(
-          fmt::format("/jobs/{}/gpus", i),
-          fmt::format("needs {} {} of {} usable GPUs, but only {} of the cluster's {} are left "
-                              "({} spare, {} taken by earlier jobs)",
-                              need, domain_word, usable, left < 0 ? 0 : left, layout.domains(), spare, used),
-          &document.at("jobs").at(i).at("gpus"));
-      continue;
-    }
-    used += need;
+    if (need > schedulable)
+      problems.add(fmt::format("/jobs/{}/gpus", i),
+                   fmt::format("needs {} {} of {} usable GPUs, but only {} of the cluster's {} are not spares", need,
+                               domain_word, usable, schedulable, layout.domains()),
+                   &document.at("jobs").at(i).at("gpus"));
+    if (s.jobs[i].arrival_h >= s.duration_h)
+      problems.add(fmt::format("/jobs/{}/arrival_h", i),
+                   fmt::format("must be < duration_h ({} h): the job would never run", s.duration_h),
+                   &document.at("jobs").at(i).at("arrival_h"));
   }
   // Model-derived jobs against the hardware: precision, NVLink domain, memory.
   for (std::size_t i = 0; i < s.jobs.size(); ++i)

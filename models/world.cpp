@@ -6,8 +6,10 @@
 #include "models/ledger/cluster_ledger.hpp"
 #include "models/ops/mission_control.hpp"
 #include "models/sched/allocator.hpp"
+#include "models/sched/scheduler.hpp"
 #include "models/workload/checkpoint_interval.hpp"
 #include "models/workload/comm_model.hpp"
+#include "models/workload/inference_service.hpp"
 #include "models/workload/step_model.hpp"
 
 #include <fmt/format.h>
@@ -119,13 +121,19 @@ World::World(const Scenario& scenario)
     healthy_step_s_.push_back(job.step_time_s);
   }
 
-  // Initial placement is deterministic: use it to derive each job's expected failure rate.
-  failure::GpuHealth health(layout_.gpus());
-  sched::Allocator alloc(layout_, health, scenario_.operations.spare_domains(layout_.kind()),
-                         scenario_.operations.cold_domains(layout_.kind()));
+  // Each job's expected failure rate, from the GPUs it gets when placed alone on the healthy cluster
+  // (placement is deterministic; the scheduler may later place it elsewhere, on GPUs of the same kind).
   const double duration_s = scenario_.duration_h * sim::S_PER_H;
   for (std::size_t j = 0; j < scenario_.jobs.size(); ++j) {
     const auto& spec = scenario_.jobs[j];
+    if (spec.kind == workload::JobKind::INFERENCE) { // not checkpointed: a placeholder keeps indices aligned
+      job_rate_per_h_.push_back(0);
+      timing_.push_back(workload::JobTiming{.step = 1, .interval = 1});
+      continue;
+    }
+    failure::GpuHealth health(layout_.gpus());
+    sched::Allocator alloc(layout_, health, scenario_.operations.spare_domains(layout_.kind()),
+                           scenario_.operations.cold_domains(layout_.kind()));
     if (!alloc.place(static_cast<int>(j), spec.gpus))
       throw std::logic_error(fmt::format("job {} does not fit (the scenario checks should have said so)", spec.name));
     std::vector<int> gpus;
@@ -173,8 +181,6 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   failure::GpuHealth health(layout_.gpus());
   sched::Allocator alloc(layout_, health, s.operations.spare_domains(layout_.kind()),
                          s.operations.cold_domains(layout_.kind()));
-  for (std::size_t j = 0; j < s.jobs.size(); ++j)
-    alloc.place(static_cast<int>(j), s.jobs[j].gpus);
   ledger::ClusterLedger cluster(layout_.gpus(), [&alloc](int g) { return alloc.category(g); }, 0);
   std::function<void(int)> on_owner_change; // set once the fabric bookkeeping exists
   std::unique_ptr<Facility> facility;       // cooling, power, RLCC: built once the jobs exist
@@ -198,14 +204,27 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     return owners;
   };
 
+  // Jobs and services share the allocator's job indices (scenario order): jobs[j] is null for a
+  // service, services[j] for a training job.
   std::vector<std::unique_ptr<workload::TrainingJob>> jobs;
+  std::vector<std::unique_ptr<workload::InferenceService>> services(s.jobs.size());
+  sched::Scheduler scheduler(layout_, alloc, queue, log);
   std::unique_ptr<ops::MissionControl> mission;
   const int modes = static_cast<int>(s.failures.modes.size());
   const bool checks = s.operations.health_check_interval_h > 0;
   int cold_pending = 0;
+  auto services_changed = [&] { // a service replaces down GPUs from spares at once, and recounts
+    for (std::size_t j = 0; j < services.size(); ++j)
+      if (services[j]) {
+        alloc.recover(static_cast<int>(j));
+        services[j]->on_gpus_changed();
+      }
+  };
   auto notify_capacity = [&] {
+    services_changed();
     for (auto& job : jobs) // returned capacity goes to waiting jobs in scenario order (earlier jobs first)
-      job->on_capacity_changed();
+      if (job) job->on_capacity_changed();
+    scheduler.capacity_changed(); // then to queued jobs
   };
   auto request_cold = [&] { // no warm spare left: bring a cold one in
     if (cold_pending > 0 || alloc.cold_domains() - cold_pending <= 0) return;
@@ -217,6 +236,10 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     });
   };
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
+    if (s.jobs[j].kind == workload::JobKind::INFERENCE) {
+      jobs.push_back(nullptr);
+      continue;
+    }
     workload::TrainingJob::Hooks hooks;
     hooks.recover = [&, j](sim::Tick& extra) {
       const int job = static_cast<int>(j);
@@ -288,6 +311,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   std::vector<Pace> job_pace(s.jobs.size());
   auto update_paces = [&](bool stall) {
     for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (!jobs[j]) continue;
       const int job = static_cast<int>(j);
       Pace p;
       if (fabric_) {
@@ -364,7 +388,10 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   auto element_of = [&](const failure::Failure& f) { return fstate->element(mode_of(f).element, f.unit); };
   auto interrupt = [&](const failure::Failure& f, const std::vector<int>& owners) {
     for (int j : owners)
-      jobs[static_cast<std::size_t>(j)]->on_failure(f.id, f.mode);
+      if (jobs[static_cast<std::size_t>(j)])
+        jobs[static_cast<std::size_t>(j)]->on_failure(f.id, f.mode);
+      else
+        services[static_cast<std::size_t>(j)]->on_gpus_changed(); // serves on fewer GPUs until replaced
   };
   auto clear_slow = [&](const failure::Failure& f) {
     bool changed = false;
@@ -377,10 +404,12 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   // they are down).
   auto drain = [&](hardware::GpuRange gpus, std::function<void()> done) {
     alloc.set_draining(gpus, true);
-    const std::vector<int> holders = owners_of(gpus);
+    std::vector<int> holders = owners_of(gpus); // training jobs stop at a checkpoint; a service just moves
+    std::erase_if(holders, [&](int j) { return !jobs[static_cast<std::size_t>(j)]; });
     auto finish = [&, gpus, done] {
       done();
       alloc.set_draining(gpus, false);
+      services_changed();
     };
     if (holders.empty()) {
       queue.after(0, finish);
@@ -399,9 +428,10 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     interrupt(f, owners_of(f.gpus));
     if (slowed) update_paces(false);
   };
-  mc_listener.detected = [&jobs](const failure::Failure& f) {
+  mc_listener.detected = [&](const failure::Failure& f) {
     for (auto& job : jobs)
-      job->on_failure_detected(f.id);
+      if (job) job->on_failure_detected(f.id);
+    services_changed();
   };
   mc_listener.repaired = [&](const failure::Failure& f) {
     const auto& m = mode_of(f);
@@ -478,6 +508,29 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
                                         std::move(facility_hooks));
   facility->start();
 
+  // Scheduling: the scheduler places training jobs as they arrive; services take their own domains.
+  for (std::size_t j = 0; j < s.jobs.size(); ++j) {
+    const auto& spec = s.jobs[j];
+    sched::JobRequest req;
+    req.name = spec.name;
+    req.priority = spec.priority;
+    req.arrival = sim::hours_to_ticks(spec.arrival_h);
+    req.gpus = spec.gpus;
+    req.min_gpus = static_cast<int>(std::ceil(spec.gpus * spec.min_gpus_frac));
+    if (auto* job = jobs[j].get()) {
+      req.control.place = [job](int gpus) { job->place(gpus); };
+      req.control.request_stop = [job](std::function<void()> stopped) { job->request_stop(std::move(stopped)); };
+      req.control.release = [job] { job->release(); };
+      req.control.resize = [job](int gpus) { job->resize(gpus); };
+      job->set_completion_hook([&scheduler, j] { scheduler.completed(static_cast<int>(j)); });
+    } else {
+      req.external = true;
+      services[j] = std::make_unique<workload::InferenceService>(spec, static_cast<int>(j), layout_, alloc, scheduler,
+                                                                 queue, log);
+    }
+    scheduler.add(std::move(req));
+  }
+
   // Time series: cluster gauges and each job's state, sampled on a fixed grid.
   const sim::Tick sample_every = sim::to_ticks(s.output.timeseries_interval_s);
   const std::string domain_gauge =
@@ -487,10 +540,21 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     result.samples.push_back({now, "cluster", "healthy_gpus", static_cast<double>(layout_.gpus() - health.down_gpus())});
     result.samples.push_back({now, "cluster", domain_gauge, static_cast<double>(alloc.schedulable_domains())});
     result.samples.push_back({now, "cluster", "repairs_queued", static_cast<double>(mission->queued_repairs())});
-    for (const auto& job : jobs) {
-      result.samples.push_back({now, job->spec().name, "training", job->training() ? 1.0 : 0.0});
-      result.samples.push_back({now, job->spec().name, "step_time_s", sim::to_seconds(job->timing().step) * job->slowdown()});
-    }
+    const auto [stranded, free_gpus] = alloc.fragmentation();
+    result.samples.push_back({now, "cluster", "fragmentation_frac",
+                              free_gpus > 0 ? static_cast<double>(stranded) / free_gpus : 0.0});
+    result.samples.push_back({now, "cluster", "queued_jobs", static_cast<double>(scheduler.queued())});
+    for (const auto& job : jobs)
+      if (job) {
+        result.samples.push_back({now, job->spec().name, "training", job->training() ? 1.0 : 0.0});
+        result.samples.push_back({now, job->spec().name, "gpus", static_cast<double>(job->gpus())});
+        result.samples.push_back({now, job->spec().name, "step_time_s", sim::to_seconds(job->timing().step) * job->slowdown()});
+      }
+    for (const auto& sv : services)
+      if (sv) {
+        result.samples.push_back({now, sv->spec().name, "demand_tokens_per_s", sv->demand_tokens_per_s(now)});
+        result.samples.push_back({now, sv->spec().name, "serving_gpus", static_cast<double>(sv->serving_gpus())});
+      }
     if (fabric_) { // GPUs reachable with less than their full scale-out bandwidth
       int degraded = 0;
       for (int l = 0; l < leaves; ++l)
@@ -512,25 +576,44 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   };
   if (progress) queue.at(0, tick_progress);
 
-  for (auto& job : jobs)
-    job->start();
+  for (auto& sv : services) // production serving first: training gets what is left, then lends
+    if (sv) sv->start();
+  scheduler.start();
   injector->start();
   mission->start();
   platform_->run_until(end);
   for (auto& job : jobs)
-    job->finish();
+    if (job) job->finish();
+  for (auto& sv : services)
+    if (sv) sv->finish();
   cluster.finish(end);
 
   // Exact conservation checks (integer GPU·µs): failing one is a bug, never a property of the input.
   ledger::GpuTicks allocated = 0;
   for (const auto& job : jobs)
-    for (auto t : job->gpu_time())
-      allocated += t;
+    if (job)
+      for (auto t : job->gpu_time())
+        allocated += t;
+  for (const auto& sv : services)
+    if (sv) allocated += sv->held_gpu_time();
   if (cluster.gpu_ticks(sched::Category::ALLOCATED) != allocated ||
       cluster.total() != static_cast<ledger::GpuTicks>(layout_.gpus()) * end)
     throw std::logic_error("cluster ledger not conserved");
 
   for (std::size_t j = 0; j < jobs.size(); ++j) {
+    if (const auto* sv = services[j].get()) {
+      ledger::ServiceOutcome o;
+      o.name = sv->spec().name;
+      o.gpus = sv->spec().gpus;
+      o.demanded_tokens = sv->demanded_tokens();
+      o.served_tokens = sv->served_tokens();
+      o.serving_gpu_h = ledger::to_gpu_hours(sv->serving_gpu_time());
+      o.moving_gpu_h = ledger::to_gpu_hours(sv->moving_gpu_time());
+      o.down_gpu_h = ledger::to_gpu_hours(sv->down_gpu_time());
+      o.moves = sv->moves();
+      result.services.push_back(std::move(o));
+      continue;
+    }
     const auto& job = *jobs[j];
     ledger::JobOutcome o;
     o.name = job.spec().name;
@@ -558,6 +641,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   result.unallocated_gpu_h = {ledger::to_gpu_hours(cluster.gpu_ticks(sched::Category::IDLE)),
                               ledger::to_gpu_hours(cluster.gpu_ticks(sched::Category::REPAIR)),
                               ledger::to_gpu_hours(cluster.gpu_ticks(sched::Category::SPARE))};
+  result.preemptions = scheduler.preemptions();
   for (std::size_t m = 0; m < s.failures.modes.size(); ++m) {
     const auto& st = mission->stats()[m];
     result.modes.push_back({s.failures.modes[m].name, st.failures, st.repaired, sim::to_hours(st.time_to_repair)});

@@ -25,6 +25,16 @@ constexpr std::pair<std::string_view, Better> DECLARED[] = {
     {"checkpoints", Better::NONE},
     {"queue_h", Better::LOWER},
     {"completion_h", Better::LOWER},
+    {"preemptions", Better::LOWER},
+    // Inference services (models/workload/inference_service.hpp).
+    {"served_frac", Better::HIGHER},
+    {"demand_tokens_per_s", Better::NONE},
+    {"served_tokens_per_s", Better::HIGHER},
+    {"moves", Better::NONE},
+    {"ledger_serving_gpu_h", Better::NONE},
+    {"ledger_moving_gpu_h", Better::LOWER},
+    {"ledger_down_gpu_h", Better::LOWER},
+    {"ledger_inference_gpu_h", Better::NONE},
     // Energy and cooling (models/facility.hpp).
     {"energy_kwh", Better::NONE}, // more work done costs more energy: per token or per useful GPU-hour decides
     {"energy_mwh", Better::NONE},

@@ -77,6 +77,21 @@ Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
   return m;
 }
 
+Metrics service_metrics(const ServiceOutcome& sv, sim::Tick duration) {
+  const double duration_s = sim::to_seconds(duration);
+  return {
+      {"served_frac", ratio(sv.served_tokens, sv.demanded_tokens)},
+      {"demand_tokens_per_s", ratio(sv.demanded_tokens, duration_s)},
+      {"served_tokens_per_s", ratio(sv.served_tokens, duration_s)},
+      {"moves", static_cast<double>(sv.moves)},
+      {"ledger_serving_gpu_h", sv.serving_gpu_h},
+      {"ledger_moving_gpu_h", sv.moving_gpu_h},
+      {"ledger_down_gpu_h", sv.down_gpu_h},
+  };
+}
+
+std::vector<std::string> service_ledger_states() { return {"serving", "moving", "down"}; }
+
 std::vector<std::string> cluster_ledger_states() {
   std::vector<std::string> names;
   for (int s = 0; s < workload::JOB_TIME_STATES; ++s)
@@ -91,6 +106,10 @@ std::vector<double> cluster_ledger_gpu_h(const ReplicaResult& r) {
   for (const auto& job : r.jobs)
     for (int s = 0; s < workload::JOB_TIME_STATES; ++s)
       v[static_cast<std::size_t>(s)] += job_state_gpu_h(job, static_cast<JobTime>(s));
+  double inference = 0;
+  for (const auto& sv : r.services)
+    inference += sv.serving_gpu_h + sv.moving_gpu_h + sv.down_gpu_h;
+  v.push_back(inference);
   for (double u : r.unallocated_gpu_h)
     v.push_back(u);
   return v;
@@ -113,6 +132,7 @@ Metrics cluster_metrics(const ReplicaResult& r) {
       {"goodput_frac", productive_gpu_h / gpu_h},
       {"effective_mfu_frac", retained_flops / (r.peak_flops_per_gpu * r.gpus * sim::to_seconds(r.duration))},
       {"failures", static_cast<double>(failures)},
+      {"preemptions", static_cast<double>(r.preemptions)},
   };
   const auto states = cluster_ledger_states();
   const auto values = cluster_ledger_gpu_h(r);
@@ -167,6 +187,18 @@ std::string to_json(const ReplicaResult& r) {
                     {"energy_j", job.energy_j}});
   }
   j["jobs"] = jobs;
+  Json services = Json::array();
+  for (const auto& sv : r.services)
+    services.push_back({{"name", sv.name},
+                        {"gpus", sv.gpus},
+                        {"demanded_tokens", sv.demanded_tokens},
+                        {"served_tokens", sv.served_tokens},
+                        {"serving_gpu_h", sv.serving_gpu_h},
+                        {"moving_gpu_h", sv.moving_gpu_h},
+                        {"down_gpu_h", sv.down_gpu_h},
+                        {"moves", sv.moves}});
+  j["services"] = services;
+  j["preemptions"] = r.preemptions;
   Json modes = Json::array();
   for (const auto& m : r.modes)
     modes.push_back({{"name", m.name}, {"failures", m.failures}, {"repaired", m.repaired},
@@ -219,6 +251,19 @@ ReplicaResult replica_from_json(const std::string& text) {
     job.energy_j = jj.at("energy_j").get<double>();
     r.jobs.push_back(std::move(job));
   }
+  for (const auto& sj : j.at("services")) {
+    ServiceOutcome sv;
+    sv.name = sj.at("name").get<std::string>();
+    sv.gpus = sj.at("gpus").get<int>();
+    sv.demanded_tokens = sj.at("demanded_tokens").get<double>();
+    sv.served_tokens = sj.at("served_tokens").get<double>();
+    sv.serving_gpu_h = sj.at("serving_gpu_h").get<double>();
+    sv.moving_gpu_h = sj.at("moving_gpu_h").get<double>();
+    sv.down_gpu_h = sj.at("down_gpu_h").get<double>();
+    sv.moves = sj.at("moves").get<int>();
+    r.services.push_back(std::move(sv));
+  }
+  r.preemptions = j.at("preemptions").get<int>();
   for (const auto& m : j.at("modes"))
     r.modes.push_back({m.at("name").get<std::string>(), m.at("failures").get<std::uint64_t>(),
                        m.at("repaired").get<std::uint64_t>(), m.at("time_to_repair_h").get<double>()});

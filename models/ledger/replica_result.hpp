@@ -72,7 +72,22 @@ struct Sample {
 };
 
 /// Unallocated cluster categories, in output order after the job states.
-inline constexpr std::array<const char*, 3> CLUSTER_ONLY_STATES = {"idle", "repair", "spare"};
+inline constexpr std::array<const char*, 4> CLUSTER_ONLY_STATES = {"inference", "idle", "repair", "spare"};
+
+/// An inference service's replica (models/workload/inference_service.hpp). Metrics:
+///   served_frac            = served tokens ÷ demanded tokens
+///   demand_tokens_per_s    = demanded tokens ÷ duration;  served_tokens_per_s = served tokens ÷ duration
+///   moves                  = times the service took domains (SUNK)
+///   ledger_<serving|moving|down>_gpu_h = GPU-hours it held, by state (their sum: the cluster's
+///                            ledger_inference_gpu_h)
+struct ServiceOutcome {
+  std::string name;
+  int gpus = 0; ///< the most it may hold
+  double demanded_tokens = 0;
+  double served_tokens = 0;
+  double serving_gpu_h = 0, moving_gpu_h = 0, down_gpu_h = 0;
+  int moves = 0;
+};
 
 struct ReplicaResult {
   int replica = 0;
@@ -80,7 +95,9 @@ struct ReplicaResult {
   sim::Tick duration = 0;
   double peak_flops_per_gpu = 0;
   std::vector<JobOutcome> jobs;
+  std::vector<ServiceOutcome> services;
   std::array<double, 3> unallocated_gpu_h{}; ///< idle, repair, spare
+  int preemptions = 0;                      ///< training jobs preempted by the scheduler
   std::vector<ModeOutcome> modes;
   std::vector<sim::EventRecord> events;
   std::vector<Sample> samples;
@@ -95,9 +112,13 @@ using Metrics = std::vector<std::pair<std::string, double>>;
 
 /// The metrics of one job, in output order.
 Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu);
+/// The metrics of one inference service, in output order.
+Metrics service_metrics(const ServiceOutcome& service, sim::Tick duration);
+/// Names of a service's ledger states, in output order.
+std::vector<std::string> service_ledger_states();
 /// Cluster-wide metrics, in output order.
 Metrics cluster_metrics(const ReplicaResult& result);
-/// Names of the cluster ledger states in output order (job states, then idle, repair, spare).
+/// Names of the cluster ledger states in output order (job states, then inference, idle, repair, spare).
 std::vector<std::string> cluster_ledger_states();
 /// Cluster GPU-hours per state, in cluster_ledger_states() order.
 std::vector<double> cluster_ledger_gpu_h(const ReplicaResult& result);

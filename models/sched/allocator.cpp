@@ -183,7 +183,8 @@ void Allocator::release(int job) {
 }
 
 bool Allocator::resize(int job, int domains) {
-  JobPlacement& placement = jobs_.at(static_cast<std::size_t>(job));
+  if (job >= static_cast<int>(jobs_.size())) jobs_.resize(static_cast<std::size_t>(job) + 1);
+  JobPlacement& placement = jobs_[static_cast<std::size_t>(job)];
   const int usable = layout_->domain_usable_gpus();
   if (domains > 0) {
     std::vector<int> plan;

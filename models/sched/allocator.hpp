@@ -43,7 +43,7 @@ public:
   bool place(int job, int gpus);
   /// Frees every GPU of a job: its domains become idle.
   void release(int job);
-  /// Gives a placed job `domains` more domains (false, and nothing changes, when too few are free) or
+  /// Gives a job (placed or not) `domains` more domains (false, and nothing changes, when too few are free) or
   /// takes its last `-domains` domains back (idle). The job's GPU count follows (domains x usable GPUs).
   bool resize(int job, int domains);
   /// Free domains able to host a full share right now (idle ones, not counting the spare pool).

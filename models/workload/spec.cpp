@@ -2,6 +2,8 @@
 
 #include "models/workload/transformer_flops.hpp"
 
+#include <fmt/format.h>
+
 #include <set>
 
 namespace dcsim::workload {
@@ -14,10 +16,12 @@ using sim::ValueType;
 
 const KeyTable& job_keys() {
   static const KeyTable table{
-      "jobs", "/jobs/*", "one job; kind training: a synchronous data-parallel training run",
+      "jobs", "/jobs/*",
+      "one job; kind training: a synchronous data-parallel training run; kind inference: a service that "
+      "follows a demand curve",
       {
           KeyDef{"name", ValueType::STRING, "", nullptr, "identifier used in every output (letters, digits, _ . -)"},
-          KeyDef{"kind", ValueType::STRING, "", "training", "what the job does", {}, {"training"}},
+          KeyDef{"kind", ValueType::STRING, "", "training", "what the job does", {}, {"training", "inference"}},
           KeyDef{"gpus", ValueType::INTEGER, "", nullptr, "GPUs the job runs on", sim::at_least(1)},
           KeyDef{"step_time_s", ValueType::NUMBER, "s", nullptr, "measured time of one training step on healthy GPUs",
                  sim::positive(), {}, "required without model; derived with it"},
@@ -49,6 +53,22 @@ const KeyTable& job_keys() {
                  "hours of training at full size the job needs; it ends (and frees its GPUs) when done; 0 = runs "
                  "to the end",
                  sim::non_negative()},
+          KeyDef{"tokens_per_s_per_gpu", ValueType::NUMBER, "tokens/s", nullptr,
+                 "inference only: tokens one GPU serves per second", sim::positive(), {}, "required for inference"},
+          KeyDef{"demand_tokens_per_s", ValueType::NUMBER, "tokens/s", nullptr,
+                 "inference only: mean demand", sim::non_negative(), {}, "required for inference"},
+          KeyDef{"demand_swing_frac", ValueType::NUMBER, "", 0.0,
+                 "inference only: daily swing of demand around its mean (demand x (1 + swing x cos(...)))",
+                 sim::fraction()},
+          KeyDef{"demand_peak_hour", ValueType::NUMBER, "h", 14.0, "inference only: hour of the day of peak demand",
+                 Bounds{0, 24, false, true}},
+          KeyDef{"demand_step_h", ValueType::NUMBER, "h", 1.0,
+                 "inference only: demand is constant over steps this long; the SUNK policy acts at each", sim::positive()},
+          KeyDef{"move_s", ValueType::NUMBER, "s", 300.0,
+                 "inference only: time for a domain moved from training to start serving", sim::non_negative()},
+          KeyDef{"sunk", ValueType::BOOLEAN, "", true,
+                 "inference only: follow demand, borrowing domains from elastic training jobs of lower priority; "
+                 "false: hold gpus from the start"},
           KeyDef{"min_gpus_frac", ValueType::NUMBER, "", 1.0,
                  "elastic data parallelism: the job may run on as little as this share of its GPUs (whole NVLink "
                  "domains) when capacity is short or lent to inference; 1 = not elastic",
@@ -87,8 +107,34 @@ std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
       else if (!names.insert(job.name).second)
         j.problem("name", "duplicate job name");
     }
-    j.string("kind");
+    job.kind = j.string("kind") == "inference" ? JobKind::INFERENCE : JobKind::TRAINING;
     job.gpus = static_cast<int>(j.integer("gpus"));
+    static const char* const INFERENCE_KEYS[] = {"tokens_per_s_per_gpu", "demand_tokens_per_s", "demand_swing_frac",
+                                                 "demand_peak_hour", "demand_step_h", "move_s", "sunk"};
+    if (job.kind == JobKind::INFERENCE) {
+      for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac",
+                              "nvlink_comm_frac", "model", "parallelism", "checkpoint", "work_h"})
+        if (j.has(key)) j.problem(key, "applies only to training jobs (this job's kind is \"inference\")");
+      for (const char* key : {"tokens_per_s_per_gpu", "demand_tokens_per_s"})
+        if (!j.has(key)) j.problem_here(fmt::format("missing {} (required for kind \"inference\")", key));
+      job.tokens_per_s_per_gpu = j.optional_number("tokens_per_s_per_gpu").value_or(1);
+      job.demand_tokens_per_s = j.optional_number("demand_tokens_per_s").value_or(0);
+      job.demand_swing_frac = j.number("demand_swing_frac");
+      job.demand_peak_hour = j.number("demand_peak_hour");
+      job.demand_step_h = j.number("demand_step_h");
+      job.move_s = j.number("move_s");
+      job.sunk = j.boolean("sunk");
+      job.priority = static_cast<int>(j.integer("priority"));
+      job.arrival_h = j.number("arrival_h");
+      job.min_gpus_frac = j.number("min_gpus_frac");
+      if (job.arrival_h > 0) j.problem("arrival_h", "inference services run from the start");
+      job.step_time_s = 1; // unused; keeps the derived timing well-defined
+      job.checkpoint = {false, 1, 0};
+      jobs.push_back(job);
+      continue;
+    }
+    for (const char* key : INFERENCE_KEYS)
+      if (j.has(key)) j.problem(key, "applies only to inference jobs (this job's kind is \"training\")");
     if (!j.has("model")) {
       if (!j.has("step_time_s")) j.problem_here("missing step_time_s (measured step time of the job)");
       if (!j.has("model_flops_per_step"))

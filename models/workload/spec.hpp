@@ -23,9 +23,12 @@ struct CheckpointSpec {
   double write_s = 30;
 };
 
+enum class JobKind { TRAINING, INFERENCE };
+
 struct JobSpec {
   std::string name;
-  int gpus = 0;
+  JobKind kind = JobKind::TRAINING;
+  int gpus = 0;                    ///< training: GPUs it runs on; inference: the most it may hold
   double step_time_s = 0;          ///< measured; with `model`, 0 until derived (World, dcsim step)
   double model_flops_per_step = 0; ///< measured, or derived from `model`
   double tokens_per_step = 0;      ///< 0: unknown; derived from `model`
@@ -41,6 +44,14 @@ struct JobSpec {
   double arrival_h = 0;    ///< submitted at
   double work_h = 0;       ///< hours of work at full size; 0: runs until the end
   double min_gpus_frac = 1; ///< elastic jobs (< 1) may shrink to this share of their GPUs
+  // Inference services (kind inference): capacity and demand (see inference_service.hpp).
+  double tokens_per_s_per_gpu = 0;
+  double demand_tokens_per_s = 0;
+  double demand_swing_frac = 0;
+  double demand_peak_hour = 14;
+  double demand_step_h = 1;
+  double move_s = 300;
+  bool sunk = true;
   std::optional<ModelJobSpec> model; ///< set: the step time is derived from the model
   CheckpointSpec checkpoint;
 };

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace dcsim::workload {
 
@@ -28,6 +29,7 @@ TrainingJob::TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::
       failures_by_mode_(static_cast<std::size_t>(modes), 0), interruptions_by_mode_(static_cast<std::size_t>(modes), 0) {
   if (timing_.interval <= 0 || timing_.step <= 0) throw std::logic_error("TrainingJob: interval and step must be > 0");
   remaining_ = timing_.interval;
+  since_ = sim::hours_to_ticks(spec.arrival_h); // queued from its arrival on
   if (spec.work_h > 0) work_ = static_cast<GpuTicks>(sim::hours_to_ticks(spec.work_h)) * spec.gpus;
 }
 
@@ -111,6 +113,7 @@ void TrainingJob::close_cycle(sim::Tick now) {
 
 void TrainingJob::close_current() {
   const sim::Tick now = queue_->now();
+  if (now < since_) return; // before its arrival: nothing to account
   const sim::Tick dt = now - since_;
   if (state_ == State::QUEUED)
     queued_ += dt;
@@ -145,6 +148,7 @@ void TrainingJob::place(int gpus) {
   if (state_ != State::QUEUED) throw std::logic_error("TrainingJob::place: the job is not queued");
   close_current();
   gpus_ = gpus;
+  if (gpus != spec_->gpus) ++reallocations_; // placed below its full size (elastic)
   if (!started_) {
     started_ = true;
     if (timing_.planned_every > 0) queue_->after(timing_.planned_every, [this] { planned_tick(); });
@@ -215,6 +219,11 @@ void TrainingJob::complete() {
   gpus_ = 0;
   event("completed");
   if (completed_) completed_();
+  if (!stop_requests_.empty()) // it no longer trains: whoever waits for it to stop may go on
+    queue_->after(0, [requests = std::exchange(stop_requests_, {})] {
+      for (auto& r : requests)
+        r();
+    });
 }
 
 void TrainingJob::start_restart(sim::Tick extra) {

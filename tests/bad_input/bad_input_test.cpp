@@ -148,18 +148,29 @@ TEST_CASE("bad input: operations", "[unit][bad_input]") {
 
 TEST_CASE("bad input: jobs", "[unit][bad_input]") {
   CHECK(errors_with({"jobs.0.gpus=1000"}) ==
-        "t.json: /jobs/0/gpus: needs 16 racks of 64 usable GPUs, but only 3 of the cluster's 4 are left "
-        "(1 spare, 0 taken by earlier jobs) (got 1000)\n");
-  CHECK(errors_with({R"(jobs.1={"name": "k", "gpus": 129, "step_time_s": 1, "model_flops_per_step": 0})"}) ==
-        "t.json: /jobs/1/gpus: needs 3 racks of 64 usable GPUs, but only 1 of the cluster's 4 are left "
-        "(1 spare, 2 taken by earlier jobs) (got 129)\n");
+        "t.json: /jobs/0/gpus: needs 16 racks of 64 usable GPUs, but only 3 of the cluster's 4 are not spares "
+        "(got 1000)\n");
+  // Jobs together may exceed the cluster (they queue), each alone may not.
+  CHECK(load_scenario_text(BASE, "t.json", {R"(jobs.1={"name": "k", "gpus": 129, "step_time_s": 1, "model_flops_per_step": 0})"})
+            .scenario.has_value());
+  CHECK(errors_with({R"(jobs.1={"name": "k", "gpus": 193, "step_time_s": 1, "model_flops_per_step": 0})"}) ==
+        "t.json: /jobs/1/gpus: needs 4 racks of 64 usable GPUs, but only 3 of the cluster's 4 are not spares "
+        "(got 193)\n");
+  CHECK(errors_with({"jobs.0.arrival_h=24"}) ==
+        "t.json: /jobs/0/arrival_h: must be < duration_h (24 h): the job would never run (got 24)\n");
   CHECK(errors_with({R"(jobs.0={"name": "j", "gpus": 8})"}) ==
         "t.json: /jobs/0: missing step_time_s (measured step time of the job)\n"
         "t.json: /jobs/0: missing model_flops_per_step (model FLOPs of one step, for MFU)\n");
   CHECK(errors_with({"jobs.0.name=\"cluster\""}) ==
         "t.json: /jobs/0/name: \"cluster\" is reserved for cluster-wide rows of the outputs (got \"cluster\")\n");
+  CHECK(errors_with({"jobs.0.kind=\"serving\""}) ==
+        "t.json: /jobs/0/kind: must be one of \"training\" or \"inference\" (got \"serving\")\n");
   CHECK(errors_with({"jobs.0.kind=\"inference\""}) ==
-        "t.json: /jobs/0/kind: must be one of \"training\" (got \"inference\")\n");
+        "t.json: /jobs/0/step_time_s: applies only to training jobs (this job's kind is \"inference\") (got 1)\n"
+        "t.json: /jobs/0/model_flops_per_step: applies only to training jobs (this job's kind is \"inference\") "
+        "(got 1e+15)\n"
+        "t.json: /jobs/0: missing tokens_per_s_per_gpu (required for kind \"inference\")\n"
+        "t.json: /jobs/0: missing demand_tokens_per_s (required for kind \"inference\")\n");
   CHECK(errors_with({"jobs.0.gpus=0"}) == "t.json: /jobs/0/gpus: must be >= 1 (got 0)\n");
   CHECK(errors_with({"jobs.0.step_time_s=0"}) == "t.json: /jobs/0/step_time_s: must be > 0 (got 0)\n");
   CHECK(errors_with({"jobs.0.checkpoint.interval_s=\"sometimes\""}) ==

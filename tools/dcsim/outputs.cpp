@@ -20,6 +20,8 @@ std::vector<std::string> metric_columns() {
   std::vector<std::string> names;
   for (const auto& [name, value] : ledger::job_metrics(ledger::JobOutcome{}, 1.0))
     names.push_back(name);
+  for (const auto& [name, value] : ledger::service_metrics(ledger::ServiceOutcome{}, 1))
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   ledger::ReplicaResult dummy;
   for (const auto& [name, value] : ledger::cluster_metrics(dummy))
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
@@ -101,6 +103,14 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
       causes.add_row({rep, job.name, r.modes[m].name, static_cast<std::int64_t>(job.failures_by_mode[m]),
                       static_cast<std::int64_t>(job.interruptions_by_mode[m]), NaN, NaN});
   }
+  for (const auto& sv : r.services) {
+    const ledger::Metrics m = ledger::service_metrics(sv, r.duration);
+    metric_row(sv.name, m);
+    const std::vector<double> held{sv.serving_gpu_h, sv.moving_gpu_h, sv.down_gpu_h};
+    const auto names = ledger::service_ledger_states();
+    for (std::size_t i = 0; i < names.size(); ++i)
+      ledger_rows.add_row({rep, sv.name, names[i], held[i]});
+  }
   metric_row("cluster", ledger::cluster_metrics(r));
   const auto states = ledger::cluster_ledger_states();
   const auto values = ledger::cluster_ledger_gpu_h(r);
@@ -135,6 +145,8 @@ std::string encode_replica(const Scenario& scenario, const ledger::ReplicaResult
   };
   for (const auto& job : result.jobs)
     add(job.name, ledger::job_metrics(job, result.peak_flops_per_gpu));
+  for (const auto& sv : result.services)
+    add(sv.name, ledger::service_metrics(sv, result.duration));
   add("cluster", ledger::cluster_metrics(result));
   // Sections framed by their byte length: CSV text travels as is (no JSON escaping of megabytes).
   std::string out;
@@ -208,7 +220,7 @@ std::string summary_table(const Scenario& scenario, const RunSummary& summary, i
       "goodput_frac", "mfu_frac", "effective_mfu_frac", "interruptions", "interruptions_planned", "job_mttf_h",
       "checkpoint_interval_s", "ledger_productive_gpu_h", "ledger_rework_gpu_h", "ledger_checkpoint_gpu_h",
       "ledger_detection_gpu_h", "ledger_restart_gpu_h", "ledger_waiting_gpu_h", "ledger_repair_gpu_h",
-      "failures"};
+      "failures", "queue_h", "completion_h", "preemptions", "served_frac", "served_tokens_per_s", "moves"};
   std::string out = fmt::format("scenario {}: {} GPUs, {} h, {} replicas (mean and 95% confidence interval)\n",
                                 scenario.name, gpus, scenario.duration_h, scenario.replicas);
   out += fmt::format("{:<14} {:<26} {:>14} {:>31}\n", "job", "metric", "mean", "95% CI");

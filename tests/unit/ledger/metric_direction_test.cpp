@@ -15,6 +15,10 @@ TEST_CASE("every metric the ledger emits declares which way is better", "[ledger
     INFO(name);
     CHECK(metric_direction(name).has_value());
   }
+  for (const auto& [name, value] : service_metrics(ServiceOutcome{}, 1)) {
+    INFO(name);
+    CHECK(metric_direction(name).has_value());
+  }
   for (const auto& [name, value] : cluster_metrics(r)) {
     INFO(name);
     CHECK(metric_direction(name).has_value());
@@ -30,5 +34,7 @@ TEST_CASE("metric directions: gains higher, losses lower, inputs none, unknown u
   CHECK(*metric_direction("step_time_s") == Better::LOWER);
   CHECK(*metric_direction("checkpoint_interval_s") == Better::NONE);
   CHECK(*metric_direction("ledger_spare_gpu_h") == Better::NONE);
+  CHECK(*metric_direction("served_frac") == Better::HIGHER);
+  CHECK(*metric_direction("preemptions") == Better::LOWER);
   CHECK_FALSE(metric_direction("no_such_metric").has_value());
 }

@@ -1,0 +1,122 @@
+#include "models/workload/inference_service.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace dcsim::workload {
+
+InferenceService::InferenceService(const JobSpec& spec, int job, const hardware::Layout& layout,
+                                   sched::Allocator& alloc, sched::Scheduler& scheduler, sim::EventQueue& queue,
+                                   sim::EventLog& log)
+    : spec_(&spec), job_(job), layout_(&layout), alloc_(&alloc), scheduler_(&scheduler), queue_(&queue), log_(&log) {}
+
+double InferenceService::demand_tokens_per_s(sim::Tick at) const {
+  const double hour = std::fmod(sim::to_hours(at), 24.0);
+  return spec_->demand_tokens_per_s *
+         (1.0 + spec_->demand_swing_frac * std::cos(2.0 * std::numbers::pi * (hour - spec_->demand_peak_hour) / 24.0));
+}
+
+void InferenceService::advance() {
+  const sim::Tick dt = queue_->now() - since_;
+  since_ = queue_->now();
+  if (dt <= 0) return;
+  const double dt_s = sim::to_seconds(dt);
+  demanded_ += demand_ * dt_s;
+  served_ += std::min(demand_, serving_gpus_ * spec_->tokens_per_s_per_gpu) * dt_s;
+  serving_ += static_cast<GpuTicks>(serving_gpus_) * dt;
+  moving_time_ += static_cast<GpuTicks>(moving_gpus_) * dt;
+  down_time_ += static_cast<GpuTicks>(held_gpus_ - healthy_gpus_) * dt;
+}
+
+void InferenceService::recount() {
+  held_gpus_ = alloc_->job_gpu_count(job_);
+  healthy_gpus_ = 0;
+  for (int d : alloc_->job_domains(job_)) {
+    const auto r = layout_->domain_range(d);
+    for (int g = r.first; g < r.end(); ++g)
+      if (alloc_->owner(g) == job_ && alloc_->usable(g)) ++healthy_gpus_;
+  }
+  moving_gpus_ = std::min(moving_gpus_, healthy_gpus_);
+  serving_gpus_ = healthy_gpus_ - moving_gpus_;
+}
+
+void InferenceService::on_gpus_changed() {
+  advance();
+  recount();
+}
+
+int InferenceService::wanted_domains() const {
+  const int usable = layout_->domain_usable_gpus();
+  const int max_domains = (spec_->gpus + usable - 1) / usable;
+  const int min_domains = std::max(1, static_cast<int>(std::ceil(spec_->gpus * spec_->min_gpus_frac / usable)));
+  if (!spec_->sunk) return max_domains;
+  const int gpus = static_cast<int>(std::ceil(demand_ / spec_->tokens_per_s_per_gpu));
+  return std::clamp((gpus + usable - 1) / usable, min_domains, max_domains);
+}
+
+void InferenceService::take(int domains) {
+  if (domains <= 0 || !alloc_->resize(job_, domains)) return;
+  const int gpus = domains * layout_->domain_usable_gpus();
+  ++moves_;
+  advance();
+  moving_gpus_ += gpus;
+  recount();
+  if (log_->enabled())
+    log_->add({queue_->now(), "inference_grow", spec_->name, "job", spec_->name, fmt::format("+{} domains", domains)});
+  queue_->after(sim::to_ticks(spec_->move_s), [this, gpus] {
+    advance();
+    moving_gpus_ = std::max(0, moving_gpus_ - gpus);
+    recount();
+  });
+}
+
+void InferenceService::start() {
+  since_ = queue_->now();
+  demand_ = demand_tokens_per_s(queue_->now());
+  const int want = wanted_domains();
+  const int got = std::min(want, alloc_->free_domains());
+  if (got > 0 && alloc_->place(job_, got * layout_->domain_usable_gpus())) recount(); // serving at once
+  if (got < want && spec_->sunk) {
+    pending_domains_ += want - got;
+    scheduler_->reclaim(want - got, spec_->priority, [this](int n) {
+      pending_domains_ -= n;
+      take(n);
+    });
+  }
+  queue_->after(sim::hours_to_ticks(spec_->demand_step_h), [this] { step(); });
+}
+
+void InferenceService::step() {
+  advance();
+  demand_ = demand_tokens_per_s(queue_->now());
+  queue_->after(sim::hours_to_ticks(spec_->demand_step_h), [this] { step(); });
+  if (!spec_->sunk) return;
+  const int held = alloc_->job_domain_count(job_) + pending_domains_;
+  const int want = wanted_domains();
+  if (want > held) {
+    const int direct = std::min(want - held, alloc_->free_domains());
+    take(direct);
+    if (want - held - direct > 0) {
+      pending_domains_ += want - held - direct;
+      scheduler_->reclaim(want - held - direct, spec_->priority, [this](int n) {
+        pending_domains_ -= n;
+        take(n);
+      });
+    }
+  } else if (want + 1 < alloc_->job_domain_count(job_)) {
+    const int give = alloc_->job_domain_count(job_) - want;
+    alloc_->resize(job_, -give);
+    moving_gpus_ = 0;
+    recount();
+    if (log_->enabled())
+      log_->add({queue_->now(), "inference_shrink", spec_->name, "job", spec_->name, fmt::format("-{} domains", give)});
+    scheduler_->capacity_changed();
+  }
+}
+
+void InferenceService::finish() { advance(); }
+
+} // namespace dcsim::workload

@@ -1,0 +1,81 @@
+// An inference service sharing the cluster with training, and the SUNK-like policy that moves GPUs.
+//
+// Demand (tokens/s) follows a daily profile, constant over steps of demand_step_h:
+//     demand(t) = demand_tokens_per_s · (1 + demand_swing_frac · cos(2π (h(t) − demand_peak_hour) / 24))
+// with h(t) the hour of the day at the start of the step. Capacity = serving GPUs × tokens_per_s_per_gpu,
+// where serving GPUs are the service's healthy GPUs not still being moved in. Served tokens integrate
+// min(demand, capacity) exactly between changes; demanded tokens integrate demand.
+// SUNK policy (sunk: true), at every demand step: the service wants T = clamp(⌈demand / (rate × usable
+// GPUs per domain)⌉, min, max) whole domains. If it holds fewer, it takes free domains first, then asks
+// the scheduler to reclaim domains from elastic training jobs of lower priority (they give them up at
+// their next checkpoint); a domain moved in serves only after move_s. If it holds more than T + 1 (one
+// domain of hysteresis), it returns the excess, which training can grow back into. Without SUNK the
+// service holds its maximum from the start.
+// GPU-time of the service (its share of the cluster ledger): serving, moving (held but not yet
+// serving) and down (held but failed), integrated in GPU·µs.
+#pragma once
+
+#include "models/hardware/layout.hpp"
+#include "models/sched/allocator.hpp"
+#include "models/sched/scheduler.hpp"
+#include "models/workload/spec.hpp"
+#include "models/workload/training_job.hpp"
+#include "sim/event_log.hpp"
+#include "sim/event_queue.hpp"
+
+#include <cstdint>
+
+namespace dcsim::workload {
+
+class InferenceService {
+public:
+  InferenceService(const JobSpec& spec, int job, const hardware::Layout& layout, sched::Allocator& alloc,
+                   sched::Scheduler& scheduler, sim::EventQueue& queue, sim::EventLog& log);
+
+  /// Takes the initial domains and starts following demand.
+  void start();
+  /// Something changed the service's GPUs (a failure, a repair, a swap): recount capacity.
+  void on_gpus_changed();
+  /// Closes the integrals at the end of the run.
+  void finish();
+
+  int job() const { return job_; }
+  const JobSpec& spec() const { return *spec_; }
+  double demanded_tokens() const { return demanded_; }
+  double served_tokens() const { return served_; }
+  GpuTicks serving_gpu_time() const { return serving_; }
+  GpuTicks moving_gpu_time() const { return moving_time_; }
+  GpuTicks down_gpu_time() const { return down_time_; }
+  GpuTicks held_gpu_time() const { return serving_ + moving_time_ + down_time_; }
+  int moves() const { return moves_; }
+  double demand_tokens_per_s(sim::Tick at) const;
+  int serving_gpus() const { return serving_gpus_; }
+
+private:
+  const JobSpec* spec_;
+  int job_;
+  const hardware::Layout* layout_;
+  sched::Allocator* alloc_;
+  sched::Scheduler* scheduler_;
+  sim::EventQueue* queue_;
+  sim::EventLog* log_;
+
+  sim::Tick since_ = 0;
+  double demand_ = 0;      ///< tokens/s in the current step
+  int held_gpus_ = 0;
+  int healthy_gpus_ = 0;
+  int moving_gpus_ = 0;    ///< held, healthy, not serving yet
+  int serving_gpus_ = 0;
+  int pending_domains_ = 0; ///< asked of the scheduler, not yet received
+  double demanded_ = 0, served_ = 0;
+  GpuTicks serving_ = 0, moving_time_ = 0, down_time_ = 0;
+  int moves_ = 0;
+
+  void advance();    ///< integrates up to now
+  void recount();
+  void step();       ///< a demand step: the SUNK policy
+  void take(int domains);
+  int wanted_domains() const;
+};
+
+} // namespace dcsim::workload

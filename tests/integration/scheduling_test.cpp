@@ -1,0 +1,181 @@
+// Scheduling (issue 6): a queue, priorities with preemption at checkpoints, elastic jobs, and an
+// inference service that borrows GPUs from training (SUNK) — each against dates and integrals derived by
+// hand from the scenario's numbers.
+#include "tests/support/simulate.hpp"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <numbers>
+
+using namespace dcsim;
+using workload::JobTime;
+
+namespace {
+
+/// `racks` GB200 NVL72 racks of 64 usable GPUs (8 in-rack spares), no failures, no spare racks, a 600 s
+/// restart; `jobs` is the JSON of the jobs array.
+Scenario sched_scenario(int racks, double duration_h, const std::string& jobs, int replicas = 1) {
+  return test::scenario_from_text(fmt::format(R"({{
+    "name": "sched", "seed": 5, "replicas": {}, "duration_h": {},
+    "hardware": {{ "gpu": {{ "model": "gb200" }}, "rack": {{ "kind": "nvl72", "spare_gpus": 8 }} }},
+    "cluster": {{ "racks": {} }},
+    "operations": {{ "restart_s": 600, "spare_racks": 0 }},
+    "jobs": {},
+    "output": {{ "timeseries_interval_s": 600, "events": true }}
+  }})",
+                                              replicas, duration_h, racks, jobs));
+}
+
+const ledger::JobOutcome& job_named(const ledger::ReplicaResult& r, const std::string& name) {
+  for (const auto& j : r.jobs)
+    if (j.name == name) return j;
+  FAIL("no job " << name);
+  return r.jobs.front();
+}
+
+double metric(const ledger::ReplicaResult& r, const std::string& job, const std::string& name) {
+  for (const auto& [n, v] : ledger::job_metrics(job_named(r, job), r.peak_flops_per_gpu))
+    if (n == name) return v;
+  FAIL("no metric " << name);
+  return 0;
+}
+
+double state_h(const ledger::JobOutcome& job, JobTime state) { return job.gpu_h[static_cast<std::size_t>(state)]; }
+
+/// The job's `gpus` gauge over time.
+std::vector<std::pair<double, double>> gpus_series(const ledger::ReplicaResult& r, const std::string& job) {
+  std::vector<std::pair<double, double>> v;
+  for (const auto& s : r.samples)
+    if (s.entity == job && s.gauge == "gpus") v.emplace_back(sim::to_hours(s.time), s.value);
+  return v;
+}
+
+} // namespace
+
+TEST_CASE("queue: a job waits for GPUs until the one ahead completes its work", "[scenario][sched]") {
+  // 4 racks; a and b each need all 256 GPUs, both arrive at 0: a runs, b queues. a's 10 h of work take
+  // restart 600 s + 36,000 s of compute + 9 checkpoint writes of 30 s (the 10th interval ends the work:
+  // no write) = 36,870 s; b is placed at that instant and needs as long again.
+  const Scenario s = sched_scenario(4, 48, R"([
+    { "name": "a", "gpus": 256, "step_time_s": 1, "model_flops_per_step": 1e15, "work_h": 10,
+      "checkpoint": { "interval_s": 3600, "write_s": 30 } },
+    { "name": "b", "gpus": 256, "step_time_s": 1, "model_flops_per_step": 1e15, "work_h": 10,
+      "checkpoint": { "interval_s": 3600, "write_s": 30 } } ])");
+  const auto results = test::simulate(s);
+  const auto& r = results.front();
+  test::require_conserved(r);
+  const double done_a_h = 36870.0 / 3600;
+  CHECK(metric(r, "a", "completion_h") == Approx(done_a_h).epsilon(1e-12));
+  CHECK(metric(r, "a", "queue_h") == 0);
+  CHECK(metric(r, "b", "queue_h") == Approx(done_a_h).epsilon(1e-12));
+  CHECK(metric(r, "b", "completion_h") == Approx(2 * done_a_h).epsilon(1e-12));
+  CHECK(state_h(job_named(r, "b"), JobTime::PRODUCTIVE) == Approx(10.0 * 256).epsilon(1e-12));
+  // After both, nothing holds GPUs: allocated GPU-time is the two jobs' 256 GPUs x done_a_h each.
+  CHECK(job_named(r, "a").wall == sim::to_ticks(36870));
+  CHECK(job_named(r, "b").wall == sim::to_ticks(36870));
+}
+
+TEST_CASE("priority: a later high-priority job preempts at the victim's next checkpoint, losing no work",
+          "[scenario][sched]") {
+  // low holds all 4 racks from 0: restart to 600 s, then cycles of 1,800 s compute + 30 s write. high
+  // (priority 10, 128 GPUs) arrives at 7,200 s, inside low's 4th cycle, whose write ends at
+  // 600 + 4 x 1,830 = 7,920 s: low stops there, high is placed (queue 720 s), restarts 600 s and works
+  // 5 h with 4 writes of 30 s: it completes at 7,920 + 600 + 18,000 + 120 = 26,640 s. low, not elastic,
+  // waits for all 4 racks until then.
+  const Scenario s = sched_scenario(4, 24, R"([
+    { "name": "low", "gpus": 256, "step_time_s": 1, "model_flops_per_step": 1e15,
+      "checkpoint": { "interval_s": 1800, "write_s": 30 } },
+    { "name": "high", "gpus": 128, "priority": 10, "arrival_h": 2, "step_time_s": 1, "model_flops_per_step": 1e15,
+      "work_h": 5, "checkpoint": { "interval_s": 3600, "write_s": 30 } } ])");
+  const auto results = test::simulate(s);
+  const auto& r = results.front();
+  test::require_conserved(r);
+  const auto& low = job_named(r, "low");
+  CHECK(r.preemptions == 1);
+  CHECK(metric(r, "high", "queue_h") == Approx(720.0 / 3600).epsilon(1e-12));
+  CHECK(metric(r, "high", "completion_h") == Approx(26640.0 / 3600).epsilon(1e-12));
+  CHECK(metric(r, "low", "queue_h") == Approx((26640.0 - 7920.0) / 3600).epsilon(1e-12));
+  CHECK(state_h(low, JobTime::REWORK) == 0); // stopped exactly at a checkpoint
+  CHECK(low.interruptions == 0);
+  CHECK(low.reallocations == 1);
+  // Two launches of low (at 0 and at 26,640 s), each a 600 s restart on 256 GPUs.
+  CHECK(state_h(low, JobTime::RESTART) == Approx(2 * 600.0 / 3600 * 256).epsilon(1e-12));
+}
+
+TEST_CASE("elastic: a preempted elastic job restarts on what is left, then grows back", "[scenario][sched]") {
+  // As above, but low may run on half its GPUs: it restarts at once on the 2 racks high leaves, and
+  // returns to 4 racks at its first checkpoint after high completes.
+  const Scenario s = sched_scenario(4, 24, R"([
+    { "name": "low", "gpus": 256, "min_gpus_frac": 0.5, "step_time_s": 1, "model_flops_per_step": 1e15,
+      "checkpoint": { "interval_s": 1800, "write_s": 30 } },
+    { "name": "high", "gpus": 128, "priority": 10, "arrival_h": 2, "step_time_s": 1, "model_flops_per_step": 1e15,
+      "work_h": 5, "checkpoint": { "interval_s": 3600, "write_s": 30 } } ])");
+  const auto results = test::simulate(s);
+  const auto& r = results.front();
+  test::require_conserved(r);
+  const auto& low = job_named(r, "low");
+  CHECK(metric(r, "high", "completion_h") == Approx(26640.0 / 3600).epsilon(1e-12));
+  CHECK(metric(r, "low", "queue_h") == 0); // re-placed in the instant it was released
+  CHECK(state_h(low, JobTime::REWORK) == 0);
+  CHECK(low.reallocations >= 2); // released, then resized back
+  // Its size over time: 256, then 128 while high runs, then 256 again.
+  double before = -1, during = -1, after = -1;
+  for (const auto& [h, gpus] : gpus_series(r, "low")) {
+    if (h > 1 && h < 2) before = gpus;
+    if (h > 3 && h < 7) during = gpus;
+    if (h > 9) after = gpus;
+  }
+  CHECK(before == 256);
+  CHECK(during == 128);
+  CHECK(after == 256);
+  // While at half size it held half the GPU-time: productive GPU-hours exceed those of the non-elastic
+  // case (which idled on 2 racks for 5.2 h).
+  CHECK(state_h(low, JobTime::PRODUCTIVE) > 256 * (24 - 5.2 - 1) * 0.95);
+}
+
+TEST_CASE("inference: demand integrated exactly, fixed capacity above peak serves it all, SUNK lends GPUs to "
+          "training", "[scenario][sched][inference]") {
+  // 8 racks (512 GPUs). The service may hold 4 racks (256 GPUs x 1,000 tokens/s = 256k tokens/s, above the
+  // 192k peak of 128k x (1 + 0.5)); training (elastic down to a quarter) takes the rest.
+  auto make = [](bool sunk) {
+    return sched_scenario(8, 72, fmt::format(R"([
+      {{ "name": "chat", "kind": "inference", "gpus": 256, "priority": 10, "tokens_per_s_per_gpu": 1000,
+        "demand_tokens_per_s": 128000, "demand_swing_frac": 0.5, "demand_peak_hour": 14, "demand_step_h": 1,
+        "move_s": 300, "min_gpus_frac": 0.25, "sunk": {} }},
+      {{ "name": "train", "gpus": 512, "min_gpus_frac": 0.25, "step_time_s": 1, "model_flops_per_step": 1e15,
+        "checkpoint": {{ "interval_s": 1800, "write_s": 30 }} }} ])",
+                                             sunk ? "true" : "false"));
+  };
+  const auto fixed = test::simulate(make(false)).front();
+  const auto sunk = test::simulate(make(true)).front();
+  test::require_conserved(fixed);
+  test::require_conserved(sunk);
+  // Demand is constant over each hour at its value at the hour's start: Σ_h d(h) x 3,600.
+  double demanded = 0;
+  for (int h = 0; h < 72; ++h)
+    demanded += 128000 * (1 + 0.5 * std::cos(2 * std::numbers::pi * ((h % 24) - 14) / 24.0)) * 3600;
+  REQUIRE(fixed.services.size() == 1);
+  REQUIRE(sunk.services.size() == 1);
+  CHECK(fixed.services[0].demanded_tokens == Approx(demanded).epsilon(1e-12));
+  CHECK(sunk.services[0].demanded_tokens == Approx(demanded).epsilon(1e-12));
+  CHECK(fixed.services[0].served_tokens == Approx(demanded).epsilon(1e-12));
+  CHECK(fixed.services[0].serving_gpu_h == Approx(256.0 * 72).epsilon(1e-12));
+  CHECK(fixed.services[0].moves == 0);
+  // SUNK follows demand with whole racks: it moves, loses a little while racks move in (300 s each), and
+  // training gets the GPU-hours the service does not need.
+  const auto& sv = sunk.services[0];
+  CHECK(sv.moves > 0);
+  CHECK(sv.served_tokens <= sv.demanded_tokens);
+  CHECK(sv.served_tokens / sv.demanded_tokens > 0.98);
+  CHECK(sv.moving_gpu_h > 0);
+  CHECK(sv.moving_gpu_h <= sv.moves * 4 * 64 * 300 / 3600.0 + 1e-9); // at most 4 racks per move, 300 s each
+  CHECK(sv.serving_gpu_h + sv.moving_gpu_h < 0.85 * 256 * 72);
+  CHECK(state_h(sunk.jobs[0], JobTime::PRODUCTIVE) > state_h(fixed.jobs[0], JobTime::PRODUCTIVE) * 1.1);
+  // The cluster ledger's inference row is the service's GPU-time.
+  const auto states = ledger::cluster_ledger_states();
+  const auto row = static_cast<std::size_t>(std::find(states.begin(), states.end(), "inference") - states.begin());
+  CHECK(ledger::cluster_ledger_gpu_h(sunk)[row] ==
+        Approx(sv.serving_gpu_h + sv.moving_gpu_h + sv.down_gpu_h).epsilon(1e-12));
+}
