@@ -189,7 +189,19 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     if (on_owner_change) on_owner_change(g);
     if (facility) facility->on_owner_change(g);
   });
+  // Per-rack down GPU-time (racks.csv availability): each rack's down GPU count, integrated at changes.
+  std::vector<int> rack_down(static_cast<std::size_t>(layout_.racks()), 0);
+  std::vector<sim::Tick> rack_since(static_cast<std::size_t>(layout_.racks()), 0);
+  std::vector<ledger::GpuTicks> rack_down_ticks(static_cast<std::size_t>(layout_.racks()), 0);
+  std::vector<std::uint64_t> rack_failures(static_cast<std::size_t>(layout_.racks()), 0);
+  auto rack_close = [&](std::size_t r, sim::Tick now) {
+    rack_down_ticks[r] += static_cast<ledger::GpuTicks>(rack_down[r]) * (now - rack_since[r]);
+    rack_since[r] = now;
+  };
   health.set_transition_hook([&](int g, bool up) {
+    const auto r = static_cast<std::size_t>(layout_.rack_of(g));
+    rack_close(r, queue.now());
+    rack_down[r] += up ? -1 : 1;
     alloc.on_health_change(g, up);
     platform_->set_host_on(racks_->gpu_host(g), up);
     cluster.touch(g, queue.now());
@@ -462,6 +474,9 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
           return;
         }
         const auto& m = mode_of(f);
+        if (f.gpus.count > 0)
+          for (int r = layout_.rack_of(f.gpus.first); r <= layout_.rack_of(f.gpus.end() - 1); ++r)
+            ++rack_failures[static_cast<std::size_t>(r)];
         std::vector<int> struck;
         if (m.takes_down()) struck = owners_of(f.gpus);
         if (m.on_fabric) {
@@ -533,14 +548,19 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
 
   // Time series: cluster gauges and each job's state, sampled on a fixed grid.
   const sim::Tick sample_every = sim::to_ticks(s.output.timeseries_interval_s);
-  const std::string domain_gauge =
-      layout_.kind() == hardware::RackKind::NVL72 ? "schedulable_racks" : "schedulable_nodes";
+  const std::string domain_word = layout_.kind() == hardware::RackKind::NVL72 ? "racks" : "nodes";
+  const std::string domain_gauge = "schedulable_" + domain_word;
   std::function<void()> sample = [&] {
     const sim::Tick now = queue.now();
     result.samples.push_back({now, "cluster", "healthy_gpus", static_cast<double>(layout_.gpus() - health.down_gpus())});
     result.samples.push_back({now, "cluster", domain_gauge, static_cast<double>(alloc.schedulable_domains())});
     result.samples.push_back({now, "cluster", "repairs_queued", static_cast<double>(mission->queued_repairs())});
     const auto [stranded, free_gpus] = alloc.fragmentation();
+    result.samples.push_back({now, "cluster", "healthy_production_gpus", static_cast<double>(alloc.healthy_allocated_gpus())});
+    const auto states = alloc.domain_states();
+    for (std::size_t st = 0; st < states.size(); ++st)
+      result.samples.push_back({now, "cluster", fmt::format("{}_{}", domain_word, sched::Allocator::DOMAIN_STATE_NAMES[st]),
+                                static_cast<double>(states[st])});
     result.samples.push_back({now, "cluster", "fragmentation_frac",
                               free_gpus > 0 ? static_cast<double>(stranded) / free_gpus : 0.0});
     result.samples.push_back({now, "cluster", "queued_jobs", static_cast<double>(scheduler.queued())});
@@ -642,6 +662,11 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
                               ledger::to_gpu_hours(cluster.gpu_ticks(sched::Category::REPAIR)),
                               ledger::to_gpu_hours(cluster.gpu_ticks(sched::Category::SPARE))};
   result.preemptions = scheduler.preemptions();
+  for (std::size_t r = 0; r < rack_down.size(); ++r) {
+    rack_close(r, end);
+    result.rack_down_gpu_h.push_back(ledger::to_gpu_hours(rack_down_ticks[r]));
+  }
+  result.rack_failures = std::move(rack_failures);
   for (std::size_t m = 0; m < s.failures.modes.size(); ++m) {
     const auto& st = mission->stats()[m];
     result.modes.push_back({s.failures.modes[m].name, st.failures, st.repaired, sim::to_hours(st.time_to_repair)});

@@ -199,6 +199,8 @@ std::string to_json(const ReplicaResult& r) {
                         {"moves", sv.moves}});
   j["services"] = services;
   j["preemptions"] = r.preemptions;
+  j["rack_down_gpu_h"] = r.rack_down_gpu_h;
+  j["rack_failures"] = r.rack_failures;
   Json modes = Json::array();
   for (const auto& m : r.modes)
     modes.push_back({{"name", m.name}, {"failures", m.failures}, {"repaired", m.repaired},
@@ -264,6 +266,8 @@ ReplicaResult replica_from_json(const std::string& text) {
     r.services.push_back(std::move(sv));
   }
   r.preemptions = j.at("preemptions").get<int>();
+  r.rack_down_gpu_h = j.at("rack_down_gpu_h").get<std::vector<double>>();
+  r.rack_failures = j.at("rack_failures").get<std::vector<std::uint64_t>>();
   for (const auto& m : j.at("modes"))
     r.modes.push_back({m.at("name").get<std::string>(), m.at("failures").get<std::uint64_t>(),
                        m.at("repaired").get<std::uint64_t>(), m.at("time_to_repair_h").get<double>()});

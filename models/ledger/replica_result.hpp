@@ -98,6 +98,8 @@ struct ReplicaResult {
   std::vector<ServiceOutcome> services;
   std::array<double, 3> unallocated_gpu_h{}; ///< idle, repair, spare
   int preemptions = 0;                      ///< training jobs preempted by the scheduler
+  std::vector<double> rack_down_gpu_h;      ///< per rack: GPU-hours its GPUs were down (racks.csv)
+  std::vector<std::uint64_t> rack_failures; ///< per rack: failures that struck GPUs of it
   std::vector<ModeOutcome> modes;
   std::vector<sim::EventRecord> events;
   std::vector<Sample> samples;

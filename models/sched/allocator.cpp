@@ -311,4 +311,27 @@ std::vector<int> Allocator::job_domains(int job) const {
 
 int Allocator::schedulable_domains() const { return schedulable_; }
 
+Allocator::DomainState Allocator::domain_state(int domain) const {
+  const auto d = static_cast<std::size_t>(domain);
+  if (role_[d] == Role::COLD) return DomainState::COLD;
+  if (domain_up_[d] < layout_->domain_usable_gpus()) return DomainState::DOWN;
+  if (domain_job_[d] >= 0) return DomainState::PRODUCTION;
+  return role_[d] == Role::SPARE ? DomainState::SPARE : DomainState::IDLE;
+}
+
+std::array<int, 5> Allocator::domain_states() const {
+  std::array<int, 5> counts{};
+  for (int d = 0; d < layout_->domains(); ++d)
+    ++counts[static_cast<std::size_t>(domain_state(d))];
+  return counts;
+}
+
+int Allocator::healthy_allocated_gpus() const {
+  int healthy = 0;
+  for (const auto& job : jobs_)
+    for (const auto& share : job.shares)
+      healthy += static_cast<int>(share.gpus.size()) - share.down;
+  return healthy;
+}
+
 } // namespace dcsim::sched

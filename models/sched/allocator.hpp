@@ -19,6 +19,7 @@
 #include "models/failure/gpu_health.hpp"
 #include "models/hardware/layout.hpp"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <set>
@@ -85,6 +86,17 @@ public:
 
   /// Domains able to host a job's full share right now (healthy GPUs >= usable GPUs per domain).
   int schedulable_domains() const;
+
+  /// Lifecycle state of a domain (Cabinet Wrangler's view), first match: COLD (a powered-off spare), DOWN
+  /// (fewer usable GPUs than a share needs: in repair, drained, isolated), PRODUCTION (held by a job),
+  /// SPARE (the warm pool), IDLE.
+  enum class DomainState { PRODUCTION, IDLE, SPARE, COLD, DOWN };
+  static constexpr std::array<const char*, 5> DOMAIN_STATE_NAMES = {"production", "idle", "spare", "cold", "down"};
+  DomainState domain_state(int domain) const;
+  /// Domains in each state, indexed by DomainState.
+  std::array<int, 5> domain_states() const;
+  /// Healthy GPUs held by jobs (the production GPUs that can work).
+  int healthy_allocated_gpus() const;
 
 private:
   enum class Role : std::int8_t { IDLE, SPARE, JOB, COLD };

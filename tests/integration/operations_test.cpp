@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 
 using namespace dcsim;
 using workload::JobTime;
@@ -210,4 +211,40 @@ TEST_CASE("no warm spare left: the job waits for a cold spare", "[scenario][ops]
     }
   }
   CHECK(checked >= 1);
+}
+
+TEST_CASE("Cabinet Wrangler: rack availability from repairs, lifecycle states partition the racks",
+          "[scenario][ops]") {
+  // Rack faults detected at once, repaired in exactly 4 h by unlimited crews: every repaired failure
+  // keeps its 72 GPUs down for exactly its time to repair; one still in repair at the end, for less.
+  Scenario s = ops_scenario(R"({ "name": "rack", "scope": "rack", "mtbf_h": 500, "detect_s": 0, "repair_h": 4 })",
+                            R"({ "restart_s": 300 })", "", 3, 1000);
+  s.output.timeseries_interval_s = 3600;
+  for (const auto& r : test::simulate(s)) {
+    test::require_conserved(r);
+    REQUIRE(r.rack_down_gpu_h.size() == 4);
+    double down = 0, failures = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      down += r.rack_down_gpu_h[k];
+      failures += static_cast<double>(r.rack_failures[k]);
+    }
+    const auto& mode = r.modes[0];
+    REQUIRE(mode.failures > 0);
+    CHECK(failures == static_cast<double>(mode.failures));
+    CHECK(mode.time_to_repair_h == Approx(4.0 * static_cast<double>(mode.repaired)).epsilon(1e-12));
+    CHECK(down >= 72 * mode.time_to_repair_h - 1e-9);
+    CHECK(down <= 72 * (mode.time_to_repair_h + 4.0 * static_cast<double>(mode.failures - mode.repaired)) + 1e-9);
+    // Every sample: the four racks are each in exactly one lifecycle state; production GPUs work only on
+    // production racks.
+    std::map<double, std::map<std::string, double>> at;
+    for (const auto& sample : r.samples)
+      if (sample.entity == "cluster") at[sim::to_hours(sample.time)][sample.gauge] = sample.value;
+    REQUIRE(at.size() > 900);
+    for (const auto& [h, g] : at) {
+      INFO("at " << h << " h");
+      CHECK(g.at("racks_production") + g.at("racks_idle") + g.at("racks_spare") + g.at("racks_cold") +
+                g.at("racks_down") == 4);
+      CHECK(g.at("healthy_production_gpus") <= 64 * g.at("racks_production"));
+    }
+  }
 }

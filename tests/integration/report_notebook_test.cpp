@@ -137,7 +137,7 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   const fs::path dir = test::fresh_test_dir("report-partial");
   const fs::path run = dir / "run";
   run_default(run);
-  for (const char* f : {"ledger.csv", "causes.csv", "timeseries.csv", "events.csv", "scenario.json"})
+  for (const char* f : {"ledger.csv", "causes.csv", "timeseries.csv", "events.csv", "racks.csv", "scenario.json"})
     fs::remove(run / f);
   const auto r = run_shell(fmt::format("{} report {} 2>&1", dcsim_binary(), shell_quote(run.string())));
   INFO(r.output);

@@ -78,11 +78,16 @@ const CsvSchema& timeseries_schema() {
   return s;
 }
 
+const CsvSchema& racks_schema() {
+  static const CsvSchema s{"racks.csv", {"replica", "rack", "loop", "availability_frac", "down_gpu_h", "failures"}};
+  return s;
+}
+
 ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& r) {
   constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
   const auto rep = static_cast<std::int64_t>(r.replica);
   CsvTable replicas(replicas_schema()), ledger_rows(ledger_schema()), causes(causes_schema()),
-      events(events_schema()), series(timeseries_schema());
+      events(events_schema()), series(timeseries_schema()), racks(racks_schema());
 
   auto metric_row = [&](const std::string& entity, const ledger::Metrics& metrics) {
     std::vector<sim::CsvValue> row{rep, entity};
@@ -130,8 +135,16 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
     events.row() << rep << sim::to_seconds(e.time) << e.kind << e.component << e.scope << e.job << e.detail;
   for (const auto& s : r.samples)
     series.row() << rep << sim::to_seconds(s.time) << s.entity << s.gauge << s.value;
-  (void)scenario;
-  return {replicas.body(), ledger_rows.body(), causes.body(), events.body(), series.body()};
+  const hardware::Layout layout(scenario.hardware, scenario.cluster);
+  const double rack_gpu_h = static_cast<double>(layout.gpus_per_rack()) * sim::to_hours(r.duration);
+  for (std::size_t k = 0; k < r.rack_down_gpu_h.size(); ++k) {
+    const int rack = static_cast<int>(k);
+    const sim::CsvValue loop = scenario.cooling ? sim::CsvValue{static_cast<std::int64_t>(rack / scenario.cooling->racks_per_loop)}
+                                                : sim::CsvValue{std::string()};
+    racks.add_row({rep, layout.rack_name(rack), loop, 1.0 - r.rack_down_gpu_h[k] / rack_gpu_h, r.rack_down_gpu_h[k],
+                   static_cast<std::int64_t>(r.rack_failures[k])});
+  }
+  return {replicas.body(), ledger_rows.body(), causes.body(), events.body(), series.body(), racks.body()};
 }
 
 std::string encode_replica(const Scenario& scenario, const ledger::ReplicaResult& result) {
@@ -150,7 +163,7 @@ std::string encode_replica(const Scenario& scenario, const ledger::ReplicaResult
   add("cluster", ledger::cluster_metrics(result));
   // Sections framed by their byte length: CSV text travels as is (no JSON escaping of megabytes).
   std::string out;
-  for (const std::string* section : {&rows.replicas, &rows.ledger, &rows.causes, &rows.events, &rows.timeseries}) {
+  for (const std::string* section : {&rows.replicas, &rows.ledger, &rows.causes, &rows.events, &rows.timeseries, &rows.racks}) {
     out += fmt::format("{}\n", section->size());
     out += *section;
   }
@@ -161,7 +174,8 @@ std::string encode_replica(const Scenario& scenario, const ledger::ReplicaResult
 DecodedReplica decode_replica(const std::string& payload) {
   DecodedReplica d;
   std::size_t pos = 0;
-  for (std::string* section : {&d.rows.replicas, &d.rows.ledger, &d.rows.causes, &d.rows.events, &d.rows.timeseries}) {
+  for (std::string* section : {&d.rows.replicas, &d.rows.ledger, &d.rows.causes, &d.rows.events, &d.rows.timeseries,
+                               &d.rows.racks}) {
     const std::size_t eol = payload.find('\n', pos);
     if (eol == std::string::npos) throw std::runtime_error("truncated replica payload");
     const std::size_t size = std::stoull(payload.substr(pos, eol - pos));
@@ -203,15 +217,16 @@ void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
     for (const auto& [name, s] : metrics)
       sum.add_row({scenario.name, entity, name, s.mean, s.ci95_low, s.ci95_high, static_cast<std::int64_t>(s.n)});
   CsvTable reps(replicas_schema()), led(ledger_schema()), causes(causes_schema()), events(events_schema()),
-      series(timeseries_schema());
+      series(timeseries_schema()), racks(racks_schema());
   for (const auto& r : replicas) {
     reps.append_formatted(r.rows.replicas);
     led.append_formatted(r.rows.ledger);
     causes.append_formatted(r.rows.causes);
     events.append_formatted(r.rows.events);
     series.append_formatted(r.rows.timeseries);
+    racks.append_formatted(r.rows.racks);
   }
-  for (const CsvTable* t : {&reps, &led, &causes, &events, &series, &sum})
+  for (const CsvTable* t : {&reps, &led, &causes, &events, &series, &racks, &sum})
     sim::write_file_atomically(dir / t->schema().name, t->text());
 }
 

@@ -6,6 +6,8 @@
 //   causes.csv      replica,job,cause,failures,interruptions,mttr_h
 //   events.csv      replica,time_s,kind,component,scope,job,detail
 //   timeseries.csv  replica,time_s,entity,gauge,value
+//   racks.csv       replica,rack,loop,availability_frac,down_gpu_h,failures (loop: empty without cooling;
+//                   availability_frac = 1 − down GPU-hours ÷ (rack GPUs × duration))
 // Rows are in replica order, then job order (scenario order, then "cluster"), so files are identical
 // for identical runs whatever the parallelism. Files are written to temporary names and renamed.
 #pragma once
@@ -28,10 +30,11 @@ const sim::CsvSchema& ledger_schema();
 const sim::CsvSchema& causes_schema();
 const sim::CsvSchema& events_schema();
 const sim::CsvSchema& timeseries_schema();
+const sim::CsvSchema& racks_schema();
 
 /// Per-replica rows of the per-replica files, formatted in the child that ran the replica.
 struct ReplicaRows {
-  std::string replicas, ledger, causes, events, timeseries;
+  std::string replicas, ledger, causes, events, timeseries, racks;
 };
 ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& result);
 
