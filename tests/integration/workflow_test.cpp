@@ -1,5 +1,6 @@
 // The planner's workflow end to end, through the dcsim binary: sweeps (killed and resumed), compare
 // (its regression rule and the golden outputs of CI), and the JSON Schema against every scenario.
+#include "sim/csv_reader.hpp"
 #include "sim/json_reader.hpp"
 #include "tests/support/shell.hpp"
 #include "tests/support/simulate.hpp"
@@ -285,4 +286,37 @@ TEST_CASE("every scenario under scenarios/ validates against `dcsim schema` (pyt
   CHECK(bad.output.find("/cluster/racks") != std::string::npos);
   CHECK(bad.output.find("'tpyo' was unexpected") != std::string::npos);
   CHECK(bad.output.find("'dgx' is not one of") != std::string::npos);
+}
+
+TEST_CASE("run --ci-target adds replicas until every job's goodput interval is narrow enough", "[scenario][workflow]") {
+  const fs::path dir = test::fresh_test_dir("ci-target");
+  const std::string scenario = shell_quote(source("scenarios/default.json"));
+  // default.json's 10 replicas give a half-width of ~0.0033 on pretrain's goodput: 0.002 needs more.
+  const auto r = run_shell(fmt::format("{} run {} --ci-target 0.002 -j 2 --out {} 2>&1", dcsim_binary(), scenario,
+                                       shell_quote((dir / "a").string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto summary = sim::read_csv_file(dir / "a" / "summary.csv");
+  int replicas = 0;
+  for (const auto& row : summary.rows)
+    if (row[1] == "pretrain" && row[2] == "goodput_frac") {
+      replicas = std::stoi(row[6]);
+      CHECK((std::stod(row[5]) - std::stod(row[4])) / 2 <= 0.002);
+    }
+  CHECK(replicas > 10);
+  CHECK(r.output.find(fmt::format("dcsim: {} replicas: widest goodput_frac 95% half-width", replicas)) !=
+        std::string::npos);
+  // The scenario document records how many ran: re-running it reproduces the outputs byte for byte.
+  const auto again = run_shell(fmt::format("{} run {} -q -j 1 --out {}", dcsim_binary(),
+                                           shell_quote((dir / "a" / "scenario.json").string()),
+                                           shell_quote((dir / "b").string())));
+  REQUIRE(again.exit_code == 0);
+  CHECK(read_text(dir / "a" / "replicas.csv") == read_text(dir / "b" / "replicas.csv"));
+  // An unreachable target stops at the cap, with a warning.
+  const auto capped = run_shell(fmt::format("{} run {} --ci-target 0.000001 --max-replicas 12 -q -j 2 --out {} 2>&1",
+                                            dcsim_binary(), scenario, shell_quote((dir / "c").string())));
+  REQUIRE(capped.exit_code == 0);
+  CHECK(capped.output.find("dcsim: warning: --ci-target 1e-06 not met after --max-replicas 12 replicas") !=
+        std::string::npos);
+  CHECK(test::read_text(dir / "c" / "scenario.json").find("\"replicas\": 12") != std::string::npos);
 }

@@ -53,6 +53,12 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   run_cmd->add_option("--set", run.overrides, "override a scenario key: key.path=value (repeatable)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "no progress on stderr");
+  run_cmd
+      ->add_option("--ci-target", run.ci_target,
+                   "adaptive replication: add replicas until every job's goodput_frac 95% CI half-width is <= this")
+      ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--max-replicas", run.max_replicas, "cap on replicas with --ci-target (default 200)")
+      ->check(CLI::PositiveNumber);
 
   dcsim::tools::SweepOptions sweep;
   auto* sweep_cmd = app.add_subcommand("sweep", "run the cartesian product of varied keys, each point a full run");

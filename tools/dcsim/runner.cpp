@@ -5,7 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 #include <iostream>
 #include <thread>
@@ -20,6 +23,11 @@ int default_parallelism() {
 
 std::vector<DecodedReplica> run_replicas(World& world, int parallel, bool quiet,
                                          const std::function<void(double)>& publish) {
+  return run_replica_range(world, 0, world.scenario().replicas, parallel, quiet, publish);
+}
+
+std::vector<DecodedReplica> run_replica_range(World& world, int first, int count, int parallel, bool quiet,
+                                              const std::function<void(double)>& publish) {
   const Scenario& s = world.scenario();
   const auto started = std::chrono::steady_clock::now();
   const bool tty = ::isatty(STDERR_FILENO) != 0;
@@ -53,9 +61,9 @@ std::vector<DecodedReplica> run_replicas(World& world, int parallel, bool quiet,
     printed = true;
   };
   const auto payloads = pool.map(
-      s.replicas,
+      count,
       [&](int replica, const std::function<void(double)>& progress) {
-        return encode_replica(s, world.run_replica(replica, progress));
+        return encode_replica(s, world.run_replica(first + replica, progress));
       },
       report);
   if (printed && tty) std::cerr << "\n";
@@ -63,6 +71,39 @@ std::vector<DecodedReplica> run_replicas(World& world, int parallel, bool quiet,
   out.reserve(payloads.size());
   for (const auto& p : payloads)
     out.push_back(decode_replica(p));
+  return out;
+}
+
+double worst_goodput_half_width(const RunSummary& summary) {
+  double worst = 0;
+  for (const auto& [entity, metrics] : summary.entities) {
+    if (entity == "cluster") continue;
+    for (const auto& [name, st] : metrics)
+      if (name == "goodput_frac") {
+        const double half = (st.ci95_high - st.ci95_low) / 2;
+        if (std::isnan(half)) return std::numeric_limits<double>::quiet_NaN();
+        worst = std::max(worst, half);
+      }
+  }
+  return worst;
+}
+
+AdaptiveResult run_until_ci(World& world, double target, int max_replicas, int parallel, bool quiet) {
+  AdaptiveResult out;
+  int count = std::min(world.scenario().replicas, max_replicas);
+  while (count > 0) {
+    auto batch = run_replica_range(world, static_cast<int>(out.replicas.size()), count, parallel, quiet);
+    for (auto& r : batch)
+      out.replicas.push_back(std::move(r));
+    const int n = static_cast<int>(out.replicas.size());
+    out.worst_half_width = worst_goodput_half_width(summarize_replicas(out.replicas));
+    out.met = out.worst_half_width <= target; // false while undefined (NaN)
+    if (!quiet)
+      std::cerr << fmt::format("dcsim: {} replicas: widest goodput_frac 95% half-width {:.6f} (target {}){}\n", n,
+                               out.worst_half_width, target, out.met ? ": met" : "");
+    if (out.met || n >= max_replicas) break;
+    count = std::min(std::max(2, n / 2), max_replicas - n);
+  }
   return out;
 }
 
@@ -89,11 +130,27 @@ int run_command(const RunOptions& options) {
     if (!scenario.sweep.empty() && !options.quiet)
       std::cerr << "dcsim: the scenario's sweep block is ignored by run (dcsim sweep runs its points)\n";
     const int parallel = options.parallel > 0 ? options.parallel : default_parallelism();
-    const auto replicas = run_replicas(world, parallel, options.quiet);
+    Scenario ran = scenario;
+    sim::Json document = loaded.document;
+    std::vector<DecodedReplica> replicas;
+    bool met = true;
+    if (options.ci_target > 0) {
+      AdaptiveResult adaptive = run_until_ci(world, options.ci_target, options.max_replicas, parallel, options.quiet);
+      replicas = std::move(adaptive.replicas);
+      met = adaptive.met;
+      ran.replicas = static_cast<int>(replicas.size());
+      document["replicas"] = ran.replicas; // re-running scenario.json reproduces these outputs
+      if (!met)
+        std::cerr << fmt::format("dcsim: warning: --ci-target {} not met after --max-replicas {} replicas (widest "
+                                 "goodput_frac 95% half-width {:.6f})\n",
+                                 options.ci_target, options.max_replicas, adaptive.worst_half_width);
+    } else {
+      replicas = run_replicas(world, parallel, options.quiet);
+    }
     const RunSummary summary = summarize_replicas(replicas);
-    write_outputs(out_dir, scenario, replicas, summary);
-    write_scenario_document(out_dir, loaded.document);
-    std::cout << summary_table(scenario, summary, world.layout().gpus());
+    write_outputs(out_dir, ran, replicas, summary);
+    write_scenario_document(out_dir, document);
+    std::cout << summary_table(ran, summary, world.layout().gpus());
     std::cout << fmt::format("outputs written to {}/\n", out_dir.string());
     return 0;
   } catch (const std::exception& e) {
