@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numbers>
 
 namespace dcsim::workload {
@@ -14,6 +15,11 @@ InferenceService::InferenceService(const JobSpec& spec, int job, const hardware:
     : spec_(&spec), job_(job), layout_(&layout), alloc_(&alloc), scheduler_(&scheduler), queue_(&queue), log_(&log) {}
 
 double InferenceService::demand_tokens_per_s(sim::Tick at) const {
+  if (const auto& trace = spec_->demand_trace; !trace.empty()) {
+    const double h = sim::to_hours(at);
+    auto it = std::upper_bound(trace.begin(), trace.end(), h, [](double x, const auto& p) { return x < p.first; });
+    return it == trace.begin() ? trace.front().second : std::prev(it)->second;
+  }
   const double hour = std::fmod(sim::to_hours(at), 24.0);
   return spec_->demand_tokens_per_s *
          (1.0 + spec_->demand_swing_frac * std::cos(2.0 * std::numbers::pi * (hour - spec_->demand_peak_hour) / 24.0));
@@ -86,13 +92,26 @@ void InferenceService::start() {
       take(n);
     });
   }
-  queue_->after(sim::hours_to_ticks(spec_->demand_step_h), [this] { step(); });
+  schedule_step();
+}
+
+void InferenceService::schedule_step() {
+  const auto& trace = spec_->demand_trace;
+  if (trace.empty()) {
+    queue_->after(sim::hours_to_ticks(spec_->demand_step_h), [this] { step(); });
+    return;
+  }
+  for (const auto& [t, d] : trace) // the next point after now (traces are short: a scan is fine)
+    if (sim::hours_to_ticks(t) > queue_->now()) {
+      queue_->at(sim::hours_to_ticks(t), [this] { step(); });
+      return;
+    }
 }
 
 void InferenceService::step() {
   advance();
   demand_ = demand_tokens_per_s(queue_->now());
-  queue_->after(sim::hours_to_ticks(spec_->demand_step_h), [this] { step(); });
+  schedule_step();
   if (!spec_->sunk) return;
   const int held = alloc_->job_domain_count(job_) + pending_domains_;
   const int want = wanted_domains();

@@ -2,7 +2,8 @@
 //
 // Demand (tokens/s) follows a daily profile, constant over steps of demand_step_h:
 //     demand(t) = demand_tokens_per_s · (1 + demand_swing_frac · cos(2π (h(t) − demand_peak_hour) / 24))
-// with h(t) the hour of the day at the start of the step. Capacity = serving GPUs × tokens_per_s_per_gpu,
+// with h(t) the hour of the day at the start of the step; or, with a demand trace, the trace's value
+// (piecewise constant, the policy acting at each point). Capacity = serving GPUs × tokens_per_s_per_gpu,
 // where serving GPUs are the service's healthy GPUs not still being moved in. Served tokens integrate
 // min(demand, capacity) exactly between changes; demanded tokens integrate demand.
 // SUNK policy (sunk: true), at every demand step: the service wants T = clamp(⌈demand / (rate × usable
@@ -74,6 +75,7 @@ private:
   void advance();    ///< integrates up to now
   void recount();
   void step();       ///< a demand step: the SUNK policy
+  void schedule_step(); ///< the next demand step: demand_step_h on, or the trace's next point
   void take(int domains);
   int wanted_domains() const;
 };

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <set>
 
 namespace dcsim::workload {
@@ -56,7 +57,16 @@ const KeyTable& job_keys() {
           KeyDef{"tokens_per_s_per_gpu", ValueType::NUMBER, "tokens/s", nullptr,
                  "inference only: tokens one GPU serves per second", sim::positive(), {}, "required for inference"},
           KeyDef{"demand_tokens_per_s", ValueType::NUMBER, "tokens/s", nullptr,
-                 "inference only: mean demand", sim::non_negative(), {}, "required for inference"},
+                 "inference only: mean demand", sim::non_negative(), {},
+                 "required for inference without a demand trace"},
+          KeyDef{"demand_trace", ValueType::ARRAY, "", nullptr,
+                 "inference only: demand as [time_h, demand_tokens_per_s] pairs, time increasing; each value holds "
+                 "until the next (the first also before it); the SUNK policy acts at each point",
+                 {}, {}, "none: the daily profile"},
+          KeyDef{"demand_trace_file", ValueType::STRING, "", nullptr,
+                 "inference only: CSV file (header time_h,demand_tokens_per_s), relative to the scenario file; "
+                 "read by dcsim as demand_trace",
+                 {}, {}, "none"},
           KeyDef{"demand_swing_frac", ValueType::NUMBER, "", 0.0,
                  "inference only: daily swing of demand around its mean (demand x (1 + swing x cos(...)))",
                  sim::fraction()},
@@ -91,6 +101,53 @@ const KeyTable& checkpoint_keys() {
   return table;
 }
 
+std::string check_demand_time(double previous_time_h, double time_h) {
+  if (!(time_h >= 0)) return "must be >= 0";
+  if (previous_time_h >= 0 && !(time_h > previous_time_h))
+    return fmt::format("must exceed the previous time_h ({})", previous_time_h);
+  return {};
+}
+
+std::string check_demand_value(double tokens_per_s) {
+  if (!(tokens_per_s >= 0) || !std::isfinite(tokens_per_s)) return "must be a finite number >= 0";
+  return {};
+}
+
+namespace {
+
+/// An inference job's demand trace, inline (demand_trace) or named (demand_trace_file, read by the tools).
+void decode_demand_trace(const sim::Node& j, JobSpec& job) {
+  if (const Json* trace = j.raw("demand_trace")) {
+    if (!trace->is_array() || trace->empty()) {
+      j.problem("demand_trace", "must be a non-empty array of [time_h, demand_tokens_per_s] pairs");
+    } else {
+      double previous = -1;
+      for (std::size_t i = 0; i < trace->size(); ++i) {
+        const Json& p = (*trace)[i];
+        const std::string at = j.child_pointer("demand_trace") + "/" + std::to_string(i);
+        if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number()) {
+          j.problems().add(at, "must be a pair [time_h, demand_tokens_per_s] of numbers", &p);
+          continue;
+        }
+        const double t = p[0].get<double>(), d = p[1].get<double>();
+        if (auto e = check_demand_time(previous, t); !e.empty()) j.problems().add(at + "/0", e, &p[0]);
+        if (auto e = check_demand_value(d); !e.empty()) j.problems().add(at + "/1", e, &p[1]);
+        previous = t;
+        job.demand_trace.emplace_back(t, d);
+      }
+    }
+  }
+  if (auto file = j.optional_string("demand_trace_file")) {
+    job.demand_trace_file = *file;
+    if (j.has("demand_trace"))
+      j.problem("demand_trace_file", "give demand_trace or demand_trace_file, not both");
+    else if (file->empty())
+      j.problem("demand_trace_file", "must name a file");
+  }
+}
+
+} // namespace
+
 std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
   std::vector<JobSpec> jobs;
   std::set<std::string> names;
@@ -110,13 +167,20 @@ std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
     job.kind = j.string("kind") == "inference" ? JobKind::INFERENCE : JobKind::TRAINING;
     job.gpus = static_cast<int>(j.integer("gpus"));
     static const char* const INFERENCE_KEYS[] = {"tokens_per_s_per_gpu", "demand_tokens_per_s", "demand_swing_frac",
-                                                 "demand_peak_hour", "demand_step_h", "move_s", "sunk"};
+                                                 "demand_peak_hour", "demand_step_h", "move_s", "sunk",
+                                                 "demand_trace", "demand_trace_file"};
     if (job.kind == JobKind::INFERENCE) {
       for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac",
                               "nvlink_comm_frac", "model", "parallelism", "checkpoint", "work_h"})
         if (j.has(key)) j.problem(key, "applies only to training jobs (this job's kind is \"inference\")");
-      for (const char* key : {"tokens_per_s_per_gpu", "demand_tokens_per_s"})
-        if (!j.has(key)) j.problem_here(fmt::format("missing {} (required for kind \"inference\")", key));
+      decode_demand_trace(j, job);
+      if (!j.has("tokens_per_s_per_gpu")) j.problem_here("missing tokens_per_s_per_gpu (required for kind \"inference\")");
+      if (job.has_demand_trace()) {
+        for (const char* key : {"demand_tokens_per_s", "demand_swing_frac", "demand_peak_hour", "demand_step_h"})
+          if (j.has(key)) j.problem(key, "has no effect with a demand trace (the trace is the demand)");
+      } else if (!j.has("demand_tokens_per_s")) {
+        j.problem_here("missing demand_tokens_per_s (required for kind \"inference\" without a demand trace)");
+      }
       job.tokens_per_s_per_gpu = j.optional_number("tokens_per_s_per_gpu").value_or(1);
       job.demand_tokens_per_s = j.optional_number("demand_tokens_per_s").value_or(0);
       job.demand_swing_frac = j.number("demand_swing_frac");

@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dcsim::workload {
@@ -52,6 +53,12 @@ struct JobSpec {
   double demand_step_h = 1;
   double move_s = 300;
   bool sunk = true;
+  /// Demand as (time_h, tokens/s) points, time increasing, each value holding until the next (the first
+  /// also before it); empty: the daily profile above. Given inline, or read by the tools from
+  /// demand_trace_file (CSV header time_h,demand_tokens_per_s).
+  std::vector<std::pair<double, double>> demand_trace;
+  std::string demand_trace_file;
+  bool has_demand_trace() const { return !demand_trace.empty() || !demand_trace_file.empty(); }
   std::optional<ModelJobSpec> model; ///< set: the step time is derived from the model
   CheckpointSpec checkpoint;
 };
@@ -60,5 +67,8 @@ const sim::KeyTable& job_keys();
 const sim::KeyTable& checkpoint_keys();
 
 std::vector<JobSpec> decode_jobs(const sim::Node& scenario);
+/// Checks of a demand trace point (empty: fine), shared with the tools that read demand_trace_file.
+std::string check_demand_time(double previous_time_h, double time_h);
+std::string check_demand_value(double tokens_per_s);
 
 } // namespace dcsim::workload

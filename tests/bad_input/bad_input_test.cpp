@@ -170,8 +170,18 @@ TEST_CASE("bad input: jobs", "[unit][bad_input]") {
         "t.json: /jobs/0/model_flops_per_step: applies only to training jobs (this job's kind is \"inference\") "
         "(got 1e+15)\n"
         "t.json: /jobs/0: missing tokens_per_s_per_gpu (required for kind \"inference\")\n"
-        "t.json: /jobs/0: missing demand_tokens_per_s (required for kind \"inference\")\n");
+        "t.json: /jobs/0: missing demand_tokens_per_s (required for kind \"inference\" without a demand trace)\n");
   CHECK(errors_with({"jobs.0.gpus=0"}) == "t.json: /jobs/0/gpus: must be >= 1 (got 0)\n");
+  const std::string service = R"(jobs.0={"name": "s", "kind": "inference", "gpus": 64, "tokens_per_s_per_gpu": 1000, )";
+  CHECK(errors_with({service + R"("demand_trace": [[0, 1], [0, 2]], "demand_swing_frac": 0.2})"}) ==
+        "t.json: /jobs/0/demand_trace/1/0: must exceed the previous time_h (0) (got 0)\n"
+        "t.json: /jobs/0/demand_swing_frac: has no effect with a demand trace (the trace is the demand) (got 0.2)\n");
+  CHECK(errors_with({service + R"("demand_trace": [[0, 1]], "demand_trace_file": "d.csv"})"}) ==
+        "t.json: /jobs/0/demand_trace_file: give demand_trace or demand_trace_file, not both (got \"d.csv\")\n");
+  CHECK(errors_with({service + R"("demand_trace_file": "no-such-demand.csv"})"}) ==
+        "t.json: /jobs/0/demand_trace_file: cannot read no-such-demand.csv (got \"no-such-demand.csv\")\n");
+  CHECK(errors_with({service + R"("demand_tokens_per_s": 5, "arrival_h": 2})"}) ==
+        "t.json: /jobs/0/arrival_h: inference services run from the start (got 2)\n");
   CHECK(errors_with({"jobs.0.step_time_s=0"}) == "t.json: /jobs/0/step_time_s: must be > 0 (got 0)\n");
   CHECK(errors_with({"jobs.0.checkpoint.interval_s=\"sometimes\""}) ==
         "t.json: /jobs/0/checkpoint/interval_s: must be a number > 0 or \"auto\" (got \"sometimes\")\n");

@@ -1,12 +1,15 @@
 // Scheduling (issue 6): a queue, priorities with preemption at checkpoints, elastic jobs, and an
 // inference service that borrows GPUs from training (SUNK) — each against dates and integrals derived by
 // hand from the scenario's numbers.
+#include "tests/support/shell.hpp"
 #include "tests/support/simulate.hpp"
+#include "tools/dcsim/scenario_file.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
 #include <cmath>
+#include <fstream>
 #include <numbers>
 
 using namespace dcsim;
@@ -16,8 +19,8 @@ namespace {
 
 /// `racks` GB200 NVL72 racks of 64 usable GPUs (8 in-rack spares), no failures, no spare racks, a 600 s
 /// restart; `jobs` is the JSON of the jobs array.
-Scenario sched_scenario(int racks, double duration_h, const std::string& jobs, int replicas = 1) {
-  return test::scenario_from_text(fmt::format(R"({{
+std::string sched_scenario_json(int racks, double duration_h, const std::string& jobs, int replicas = 1) {
+  return fmt::format(R"({{
     "name": "sched", "seed": 5, "replicas": {}, "duration_h": {},
     "hardware": {{ "gpu": {{ "model": "gb200" }}, "rack": {{ "kind": "nvl72", "spare_gpus": 8 }} }},
     "cluster": {{ "racks": {} }},
@@ -25,7 +28,11 @@ Scenario sched_scenario(int racks, double duration_h, const std::string& jobs, i
     "jobs": {},
     "output": {{ "timeseries_interval_s": 600, "events": true }}
   }})",
-                                              replicas, duration_h, racks, jobs));
+                     replicas, duration_h, racks, jobs);
+}
+
+Scenario sched_scenario(int racks, double duration_h, const std::string& jobs, int replicas = 1) {
+  return test::scenario_from_text(sched_scenario_json(racks, duration_h, jobs, replicas));
 }
 
 const ledger::JobOutcome& job_named(const ledger::ReplicaResult& r, const std::string& name) {
@@ -178,4 +185,35 @@ TEST_CASE("inference: demand integrated exactly, fixed capacity above peak serve
   const auto row = static_cast<std::size_t>(std::find(states.begin(), states.end(), "inference") - states.begin());
   CHECK(ledger::cluster_ledger_gpu_h(sunk)[row] ==
         Approx(sv.serving_gpu_h + sv.moving_gpu_h + sv.down_gpu_h).epsilon(1e-12));
+}
+
+TEST_CASE("inference: a demand trace is integrated exactly, inline or from a CSV file", "[scenario][sched][inference]") {
+  // Demand 50k tokens/s until 10 h, 200k until 30 h, 0 until 40 h, then 120k: with 256 GPUs x 1,000
+  // tokens/s held throughout (no SUNK), every token is served.
+  const std::string jobs = R"([
+      { "name": "chat", "kind": "inference", "gpus": 256, "tokens_per_s_per_gpu": 1000, "sunk": false,
+        "demand_trace": [[0, 50000], [10, 200000], [30, 0], [40, 120000]] },
+      { "name": "train", "gpus": 256, "step_time_s": 1, "model_flops_per_step": 1e15 } ])";
+  const auto r = test::simulate(sched_scenario(8, 48, jobs)).front();
+  const double expected = (50000.0 * 10 + 200000.0 * 20 + 0 * 10 + 120000.0 * 8) * 3600;
+  REQUIRE(r.services.size() == 1);
+  CHECK(r.services[0].demanded_tokens == Approx(expected).epsilon(1e-12));
+  CHECK(r.services[0].served_tokens == Approx(expected).epsilon(1e-12));
+  // The same trace from a file (as dcsim reads it: relative to the scenario file).
+  const auto dir = test::fresh_test_dir("demand-trace");
+  std::ofstream(dir / "demand.csv") << "# tokens/s\ntime_h,demand_tokens_per_s\n0,50000\n10,200000\n30,0\n40,120000\n";
+  std::string doc = sched_scenario_json(8, 48, jobs);
+  const auto at = doc.find(R"("demand_trace": [[0, 50000], [10, 200000], [30, 0], [40, 120000]])");
+  REQUIRE(at != std::string::npos);
+  doc.replace(at, std::string(R"("demand_trace": [[0, 50000], [10, 200000], [30, 0], [40, 120000]])").size(),
+              R"("demand_trace_file": "demand.csv")");
+  const auto loaded = tools::load_scenario_text(doc, (dir / "s.json").string());
+  INFO(loaded.errors);
+  REQUIRE(loaded.scenario.has_value());
+  CHECK(loaded.scenario->jobs[0].demand_trace == test::scenario_from_text(sched_scenario_json(8, 48, jobs)).jobs[0].demand_trace);
+  // A bad line is located in the file.
+  std::ofstream(dir / "demand.csv") << "time_h,demand_tokens_per_s\n0,50000\n5,-3\n";
+  CHECK(tools::load_scenario_text(doc, (dir / "s.json").string()).errors ==
+        (dir / "s.json").string() + ": /jobs/0/demand_trace_file: demand.csv line 3: demand_tokens_per_s must be a "
+                                    "finite number >= 0 (got -3)\n");
 }
