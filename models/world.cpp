@@ -550,17 +550,19 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   const sim::Tick sample_every = sim::to_ticks(s.output.timeseries_interval_s);
   const std::string domain_word = layout_.kind() == hardware::RackKind::NVL72 ? "racks" : "nodes";
   const std::string domain_gauge = "schedulable_" + domain_word;
+  std::vector<std::string> state_gauges;
+  for (const char* state : sched::Allocator::DOMAIN_STATE_NAMES)
+    state_gauges.push_back(domain_word + "_" + state);
   std::function<void()> sample = [&] {
     const sim::Tick now = queue.now();
     result.samples.push_back({now, "cluster", "healthy_gpus", static_cast<double>(layout_.gpus() - health.down_gpus())});
     result.samples.push_back({now, "cluster", domain_gauge, static_cast<double>(alloc.schedulable_domains())});
     result.samples.push_back({now, "cluster", "repairs_queued", static_cast<double>(mission->queued_repairs())});
-    const auto [stranded, free_gpus] = alloc.fragmentation();
-    result.samples.push_back({now, "cluster", "healthy_production_gpus", static_cast<double>(alloc.healthy_allocated_gpus())});
-    const auto states = alloc.domain_states();
-    for (std::size_t st = 0; st < states.size(); ++st)
-      result.samples.push_back({now, "cluster", fmt::format("{}_{}", domain_word, sched::Allocator::DOMAIN_STATE_NAMES[st]),
-                                static_cast<double>(states[st])});
+    const sched::Allocator::Census census = alloc.census();
+    const auto [stranded, free_gpus] = census.fragmentation;
+    result.samples.push_back({now, "cluster", "healthy_production_gpus", static_cast<double>(census.healthy_allocated_gpus)});
+    for (std::size_t st = 0; st < census.domain_states.size(); ++st)
+      result.samples.push_back({now, "cluster", state_gauges[st], static_cast<double>(census.domain_states[st])});
     result.samples.push_back({now, "cluster", "fragmentation_frac",
                               free_gpus > 0 ? static_cast<double>(stranded) / free_gpus : 0.0});
     result.samples.push_back({now, "cluster", "queued_jobs", static_cast<double>(scheduler.queued())});
@@ -674,14 +676,14 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   facility->finish(end, result); // energy, cooling metrics, cooling modes' repairs, extra causes
   // Jobs log completed checkpoints when they close a cycle, after the fact: order the log by date
   // (stable: events of one date keep the order in which they were logged).
-  const auto& records = log.records();
+  auto records = log.take();
   std::vector<std::pair<sim::Tick, std::size_t>> order(records.size());
   for (std::size_t i = 0; i < records.size(); ++i)
     order[i] = {records[i].time, i};
   std::sort(order.begin(), order.end());
   result.events.reserve(records.size());
   for (const auto& [time, i] : order)
-    result.events.push_back(records[i]);
+    result.events.push_back(std::move(records[i]));
   return result;
 }
 

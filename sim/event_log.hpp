@@ -6,8 +6,9 @@
 
 #include "sim/units.hpp"
 
+#include <deque>
 #include <string>
-#include <vector>
+#include <utility>
 
 namespace dcsim::sim {
 
@@ -27,11 +28,14 @@ public:
   void add(EventRecord record) {
     if (enabled_) records_.push_back(std::move(record));
   }
-  const std::vector<EventRecord>& records() const { return records_; }
+  /// A deque: appending never moves the records already there (logs reach 10^5-10^6 records).
+  const std::deque<EventRecord>& records() const { return records_; }
+  /// Hands the records over, leaving the log empty.
+  std::deque<EventRecord> take() { return std::exchange(records_, {}); }
 
 private:
   bool enabled_;
-  std::vector<EventRecord> records_;
+  std::deque<EventRecord> records_;
 };
 
 } // namespace dcsim::sim

@@ -93,6 +93,7 @@ int Platform::add_host(const std::string& name, double speed_flops) {
   zone_->hosts.push_back(h);
   host_on_.push_back(1);
   host_pending_.push_back(0);
+  host_applied_.push_back(1);
   return static_cast<int>(zone_->hosts.size()) - 1;
 }
 
@@ -137,12 +138,14 @@ bool Platform::host_on(int index) const { return host_on_.at(static_cast<std::si
 void Platform::apply_host_states() {
   for (int index : host_changed_) {
     host_pending_[static_cast<std::size_t>(index)] = 0;
-    sg4::Host* h = host(index);
-    const bool on = host_on_[static_cast<std::size_t>(index)] != 0;
-    if (on && !h->is_on())
-      h->turn_on();
-    else if (!on && h->is_on())
-      h->turn_off();
+    const char on = host_on_[static_cast<std::size_t>(index)];
+    char& applied = host_applied_[static_cast<std::size_t>(index)];
+    if (on == applied) continue;
+    applied = on;
+    if (on)
+      host(index)->turn_on();
+    else
+      host(index)->turn_off();
   }
   host_changed_.clear();
 }

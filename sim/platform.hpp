@@ -111,6 +111,8 @@ private:
   std::unique_ptr<Transfers> transfers_;
   std::vector<char> host_on_;      ///< desired state per host
   std::vector<char> host_pending_; ///< per host: listed in host_changed_
+  std::vector<char> host_applied_; ///< state SimGrid has per host (only this class turns hosts on and off, so
+                                   ///< the mirror spares Host::is_on, which costs microseconds per call)
   std::vector<int> host_changed_;  ///< hosts whose desired state may differ from SimGrid's
   void rearm();
   void disarm();

@@ -220,20 +220,52 @@ int Allocator::job_gpu_count(int job) const {
   return job < static_cast<int>(jobs_.size()) ? static_cast<int>(jobs_[static_cast<std::size_t>(job)].gpus) : 0;
 }
 
-std::pair<int, int> Allocator::fragmentation() const {
+std::pair<int, int> Allocator::fragmentation() const { return census().fragmentation; }
+
+Allocator::Census Allocator::census() const {
+  // Per domain: free usable GPUs = usable GPUs − usable GPUs held by jobs (their shares' up GPUs).
+  // O(domains + shares), not O(GPUs).
+  Census c;
+  held_scratch_.assign(static_cast<std::size_t>(layout_->domains()), 0);
+  for (const auto& job : jobs_)
+    for (const auto& share : job.shares) {
+      const int up = static_cast<int>(share.gpus.size()) - share.down;
+      held_scratch_[static_cast<std::size_t>(share.domain)] += up;
+      c.healthy_allocated_gpus += up;
+    }
   const int usable = layout_->domain_usable_gpus();
+  const std::size_t domains = role_.size();
   int stranded = 0, free_gpus = 0;
-  for (int d = 0; d < layout_->domains(); ++d) {
-    const Role role = role_[static_cast<std::size_t>(d)];
-    if (role == Role::SPARE || role == Role::COLD) continue;
-    int free_here = 0;
-    const auto r = layout_->domain_range(d);
-    for (int g = r.first; g < r.end(); ++g)
-      if (usable_gpu_free(g)) ++free_here;
+  int cold = 0, down = 0, production = 0, spare = 0, idle = 0;
+  for (std::size_t i = 0; i < domains; ++i) { // domain_state() inlined: this runs at every sample
+    const Role role = role_[i];
+    const int up = domain_up_[i];
+    const bool full = up >= usable;
+    if (role == Role::COLD) {
+      ++cold;
+      continue;
+    }
+    if (!full)
+      ++down;
+    else if (domain_job_[i] >= 0)
+      ++production;
+    else if (role == Role::SPARE)
+      ++spare;
+    else
+      ++idle;
+    if (role == Role::SPARE) continue;
+    const int free_here = up - held_scratch_[i];
     free_gpus += free_here;
-    if (role == Role::JOB || domain_up_[static_cast<std::size_t>(d)] < usable) stranded += free_here;
+    if (role == Role::JOB || !full) stranded += free_here;
   }
-  return {stranded, free_gpus};
+  using S = DomainState;
+  c.domain_states[static_cast<std::size_t>(S::PRODUCTION)] = production;
+  c.domain_states[static_cast<std::size_t>(S::IDLE)] = idle;
+  c.domain_states[static_cast<std::size_t>(S::SPARE)] = spare;
+  c.domain_states[static_cast<std::size_t>(S::COLD)] = cold;
+  c.domain_states[static_cast<std::size_t>(S::DOWN)] = down;
+  c.fragmentation = {stranded, free_gpus};
+  return c;
 }
 
 int Allocator::find_free_domain(int need) const {
@@ -319,19 +351,8 @@ Allocator::DomainState Allocator::domain_state(int domain) const {
   return role_[d] == Role::SPARE ? DomainState::SPARE : DomainState::IDLE;
 }
 
-std::array<int, 5> Allocator::domain_states() const {
-  std::array<int, 5> counts{};
-  for (int d = 0; d < layout_->domains(); ++d)
-    ++counts[static_cast<std::size_t>(domain_state(d))];
-  return counts;
-}
+std::array<int, 5> Allocator::domain_states() const { return census().domain_states; }
 
-int Allocator::healthy_allocated_gpus() const {
-  int healthy = 0;
-  for (const auto& job : jobs_)
-    for (const auto& share : job.shares)
-      healthy += static_cast<int>(share.gpus.size()) - share.down;
-  return healthy;
-}
+int Allocator::healthy_allocated_gpus() const { return census().healthy_allocated_gpus; }
 
 } // namespace dcsim::sched

@@ -97,6 +97,13 @@ public:
   std::array<int, 5> domain_states() const;
   /// Healthy GPUs held by jobs (the production GPUs that can work).
   int healthy_allocated_gpus() const;
+  /// The three above at once, in one pass over domains and shares (the time series samples them).
+  struct Census {
+    std::pair<int, int> fragmentation;
+    std::array<int, 5> domain_states{};
+    int healthy_allocated_gpus = 0;
+  };
+  Census census() const;
 
 private:
   enum class Role : std::int8_t { IDLE, SPARE, JOB, COLD };
@@ -126,6 +133,7 @@ private:
   std::set<int> ready_[2];
   int schedulable_ = 0; ///< domains with healthy GPUs >= usable GPUs per domain
   std::vector<JobPlacement> jobs_;
+  mutable std::vector<int> held_scratch_; ///< census(): per domain, usable GPUs held by jobs
   std::function<void(int)> changed_;
   MoveHook moved_;
 

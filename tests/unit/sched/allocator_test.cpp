@@ -83,3 +83,39 @@ TEST_CASE("when in-rack spares run out the job moves to the spare rack, then idl
   CHECK(fx.alloc.job_domains(0) == std::vector<int>{3, 0});
   CHECK(fx.alloc.job_healthy(0));
 }
+
+TEST_CASE("fragmentation and lifecycle states agree with a GPU-by-GPU count", "[unit][allocator]") {
+  // Brute force, by definition: stranded = usable free GPUs in job domains or in domains that cannot host
+  // a full share; free = usable free GPUs outside the spare pool.
+  Fixture fx;
+  auto brute = [&] {
+    int stranded = 0, free_gpus = 0;
+    for (int d = 0; d < 3; ++d) { // rack 3 is the spare pool
+      const auto r = fx.layout.domain_range(d);
+      int free_here = 0, usable_here = 0;
+      for (int g = r.first; g < r.end(); ++g) {
+        usable_here += fx.alloc.usable(g);
+        free_here += fx.alloc.usable(g) && fx.alloc.owner(g) < 0;
+      }
+      free_gpus += free_here;
+      if (fx.alloc.domain_job(d) >= 0 || usable_here < 64) stranded += free_here;
+    }
+    return std::pair{stranded, free_gpus};
+  };
+  REQUIRE(fx.alloc.place(0, 64));
+  CHECK(fx.alloc.fragmentation() == brute()); // rack 0's 8 spares stranded, racks 1-2 free
+  CHECK(fx.alloc.fragmentation() == std::pair{8, 8 + 144});
+  fx.health.fail({72 + 3, 1});       // rack 1 (idle) loses a GPU: 71 up, still schedulable
+  fx.health.fail({64 + 3, 1});       // an in-rack spare of rack 0 fails
+  fx.health.fail({0, 1});            // a job GPU down
+  fx.alloc.set_draining({72 * 2, 10}, true); // rack 2 drained below a full share
+  CHECK(fx.alloc.fragmentation() == brute());
+  CHECK(fx.alloc.recover(0));        // in-rack swap
+  CHECK(fx.alloc.fragmentation() == brute());
+  const auto states = fx.alloc.domain_states();
+  CHECK(states[static_cast<std::size_t>(sched::Allocator::DomainState::PRODUCTION)] == 1);
+  CHECK(states[static_cast<std::size_t>(sched::Allocator::DomainState::IDLE)] == 1);
+  CHECK(states[static_cast<std::size_t>(sched::Allocator::DomainState::DOWN)] == 1);
+  CHECK(states[static_cast<std::size_t>(sched::Allocator::DomainState::SPARE)] == 1);
+  CHECK(fx.alloc.healthy_allocated_gpus() == 64);
+}
