@@ -206,6 +206,8 @@ void Facility::on_job_stopped(int job) {
     // Every job using the racks has saved its work: take the racks away, then let the jobs go (they
     // recover onto other racks at their restart, or wait for these to return).
     take_out(d.racks, d.coolant, /*interrupt_jobs=*/false, -1, "drained");
+    for (const int r : d.racks) // down now: no longer draining
+      alloc_->set_draining(rack_range(r), false);
     for (const int j : d.held)
       (*jobs_)[static_cast<std::size_t>(j)]->unhold();
     d.drained();
@@ -521,6 +523,10 @@ void Facility::drain(const std::vector<int>& racks, bool coolant, std::function<
     d.drained();
     return;
   }
+  // While the jobs there reach a checkpoint, nothing new is placed on the racks (drained GPUs stay up
+  // but are unusable: arrivals, elastic growth and services look elsewhere).
+  for (const int r : racks)
+    alloc_->set_draining(rack_range(r), true);
   const std::uint64_t id = next_drain_id_++;
   const std::vector<int> held = d.held;
   drains_.emplace(id, std::move(d));

@@ -211,6 +211,12 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
                    fmt::format("needs {} {} of {} usable GPUs, but only {} of the cluster's {} are not spares", need,
                                domain_word, usable, schedulable, layout.domains()),
                    &document.at("jobs").at(i).at("gpus"));
+    if (s.jobs[i].kind == workload::JobKind::TRAINING && s.jobs[i].min_gpus_frac < 1 && s.jobs[i].gpus % usable != 0)
+      problems.add(fmt::format("/jobs/{}/gpus", i),
+                   fmt::format("an elastic job (min_gpus_frac < 1) shrinks and grows by whole {}: gpus must be a "
+                               "multiple of their {} usable GPUs",
+                               domain_word, usable),
+                   &document.at("jobs").at(i).at("gpus"));
     if (s.jobs[i].arrival_h >= s.duration_h)
       problems.add(fmt::format("/jobs/{}/arrival_h", i),
                    fmt::format("must be < duration_h ({} h): the job would never run", s.duration_h),

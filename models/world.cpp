@@ -198,7 +198,19 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     rack_down_ticks[r] += static_cast<ledger::GpuTicks>(rack_down[r]) * (now - rack_since[r]);
     rack_since[r] = now;
   };
+  // Jobs and services share the allocator's job indices (scenario order): jobs[j] is null for a
+  // service, services[j] for a training job.
+  std::vector<std::unique_ptr<workload::InferenceService>> services(s.jobs.size());
+  std::function<void()> services_changed;
+  bool services_recount_due = false; // a service's GPU changed health: it recounts once, at this date
   health.set_transition_hook([&](int g, bool up) {
+    if (const int owner = alloc.owner(g); owner >= 0 && services[static_cast<std::size_t>(owner)] && !services_recount_due) {
+      services_recount_due = true;
+      queue.after(0, [&] {
+        services_recount_due = false;
+        services_changed();
+      });
+    }
     const auto r = static_cast<std::size_t>(layout_.rack_of(g));
     rack_close(r, queue.now());
     rack_down[r] += up ? -1 : 1;
@@ -216,16 +228,13 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     return owners;
   };
 
-  // Jobs and services share the allocator's job indices (scenario order): jobs[j] is null for a
-  // service, services[j] for a training job.
   std::vector<std::unique_ptr<workload::TrainingJob>> jobs;
-  std::vector<std::unique_ptr<workload::InferenceService>> services(s.jobs.size());
   sched::Scheduler scheduler(layout_, alloc, queue, log);
   std::unique_ptr<ops::MissionControl> mission;
   const int modes = static_cast<int>(s.failures.modes.size());
   const bool checks = s.operations.health_check_interval_h > 0;
   int cold_pending = 0;
-  auto services_changed = [&] { // a service replaces down GPUs from spares at once, and recounts
+  services_changed = [&] { // a service replaces down GPUs from spares at once, and recounts
     for (std::size_t j = 0; j < services.size(); ++j)
       if (services[j]) {
         alloc.recover(static_cast<int>(j));
@@ -234,6 +243,8 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   };
   auto notify_capacity = [&] {
     services_changed();
+    for (auto& sv : services) // a service short of what it wants takes freed domains first
+      if (sv) sv->on_capacity_changed();
     for (auto& job : jobs) // returned capacity goes to waiting jobs in scenario order (earlier jobs first)
       if (job) job->on_capacity_changed();
     scheduler.capacity_changed(); // then to queued jobs
@@ -537,7 +548,11 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
       req.control.request_stop = [job](std::function<void()> stopped) { job->request_stop(std::move(stopped)); };
       req.control.release = [job] { job->release(); };
       req.control.resize = [job](int gpus) { job->resize(gpus); };
-      job->set_completion_hook([&scheduler, j] { scheduler.completed(static_cast<int>(j)); });
+      job->set_completion_hook([&scheduler, &services, j] {
+        scheduler.completed(static_cast<int>(j)); // queued training jobs first, then services short of GPUs
+        for (auto& sv : services)
+          if (sv) sv->on_capacity_changed();
+      });
     } else {
       req.external = true;
       services[j] = std::make_unique<workload::InferenceService>(spec, static_cast<int>(j), layout_, alloc, scheduler,

@@ -21,10 +21,35 @@ Allocator::Allocator(const hardware::Layout& layout, const failure::GpuHealth& h
     role_[static_cast<std::size_t>(d)] = Role::COLD;
   for (int g = 0; g < layout.gpus(); ++g)
     if (health.up(g)) ++domain_up_[static_cast<std::size_t>(layout.domain_of(g))];
+  held_up_.assign(static_cast<std::size_t>(domains), 0);
+  counted_.assign(static_cast<std::size_t>(domains), DomainCount{DomainState::COLD, 0, 0, 0});
+  census_.domain_states[static_cast<std::size_t>(DomainState::COLD)] = domains; // what counted_ says so far
   for (int d = 0; d < domains; ++d) {
     update_ready(d);
     schedulable_ += domain_up_[static_cast<std::size_t>(d)] >= layout.domain_usable_gpus();
+    recount(d);
   }
+}
+
+void Allocator::recount(int domain) {
+  const auto i = static_cast<std::size_t>(domain);
+  DomainCount& old = counted_[i];
+  --census_.domain_states[static_cast<std::size_t>(old.state)];
+  census_.fragmentation.first -= old.stranded;
+  census_.fragmentation.second -= old.free;
+  census_.healthy_allocated_gpus -= old.held;
+  DomainCount now;
+  now.state = domain_state(domain);
+  now.held = held_up_[i];
+  if (role_[i] != Role::SPARE && role_[i] != Role::COLD) {
+    now.free = domain_up_[i] - held_up_[i];
+    if (role_[i] == Role::JOB || domain_up_[i] < layout_->domain_usable_gpus()) now.stranded = now.free;
+  }
+  ++census_.domain_states[static_cast<std::size_t>(now.state)];
+  census_.fragmentation.first += now.stranded;
+  census_.fragmentation.second += now.free;
+  census_.healthy_allocated_gpus += now.held;
+  old = now;
 }
 
 void Allocator::update_ready(int domain) {
@@ -42,6 +67,7 @@ void Allocator::update_ready(int domain) {
 void Allocator::set_role(int domain, Role role) {
   role_[static_cast<std::size_t>(domain)] = role;
   update_ready(domain);
+  recount(domain);
 }
 
 Category Allocator::category(int gpu) const {
@@ -84,6 +110,8 @@ void Allocator::on_usable_change(int gpu, bool up) {
   if (!up && count-- == usable) --schedulable_;
   update_ready(domain);
   const int job = owner(gpu);
+  if (job >= 0) held_up_[static_cast<std::size_t>(domain)] += up ? 1 : -1;
+  recount(domain);
   if (job < 0) return;
   JobPlacement& p = jobs_[static_cast<std::size_t>(job)];
   const int index = share_of_[static_cast<std::size_t>(gpu)];
@@ -98,7 +126,10 @@ void Allocator::on_usable_change(int gpu, bool up) {
 void Allocator::own(int gpu, int job, int share_index) {
   owner_[static_cast<std::size_t>(gpu)] = job;
   share_of_[static_cast<std::size_t>(gpu)] = share_index;
-  if (!usable(gpu)) {
+  if (usable(gpu)) {
+    ++held_up_[static_cast<std::size_t>(layout_->domain_of(gpu))];
+    recount(layout_->domain_of(gpu));
+  } else {
     JobPlacement& p = jobs_[static_cast<std::size_t>(job)];
     ++p.shares[static_cast<std::size_t>(share_index)].down;
     p.broken.insert(share_index);
@@ -113,6 +144,10 @@ void Allocator::disown(int gpu) {
   if (!usable(gpu) && --share.down == 0) p.broken.erase(index);
   owner_[static_cast<std::size_t>(gpu)] = -1;
   share_of_[static_cast<std::size_t>(gpu)] = -1;
+  if (usable(gpu)) {
+    --held_up_[static_cast<std::size_t>(layout_->domain_of(gpu))];
+    recount(layout_->domain_of(gpu));
+  }
 }
 
 void Allocator::touch_domain(int domain) {
@@ -133,8 +168,8 @@ void Allocator::assign(int job, int share_index, int domain, int count) {
       share.gpus.push_back(g);
     }
   if (static_cast<int>(share.gpus.size()) != count) throw std::logic_error("Allocator::assign: domain too small");
-  set_role(domain, Role::JOB);
   domain_job_[static_cast<std::size_t>(domain)] = job;
+  set_role(domain, Role::JOB);
   touch_domain(domain);
 }
 
@@ -143,6 +178,7 @@ void Allocator::release(Share& share) {
     disown(g);
   share.gpus.clear();
   domain_job_[static_cast<std::size_t>(share.domain)] = -1;
+  recount(share.domain);
 }
 
 bool Allocator::place(int job, int gpus) {
@@ -170,7 +206,8 @@ bool Allocator::place(int job, int gpus) {
 }
 
 void Allocator::release(int job) {
-  JobPlacement& placement = jobs_.at(static_cast<std::size_t>(job));
+  if (job >= static_cast<int>(jobs_.size())) return; // never placed
+  JobPlacement& placement = jobs_[static_cast<std::size_t>(job)];
   for (Share& share : placement.shares) {
     const int d = share.domain;
     release(share);
@@ -222,52 +259,6 @@ int Allocator::job_gpu_count(int job) const {
 
 std::pair<int, int> Allocator::fragmentation() const { return census().fragmentation; }
 
-Allocator::Census Allocator::census() const {
-  // Per domain: free usable GPUs = usable GPUs − usable GPUs held by jobs (their shares' up GPUs).
-  // O(domains + shares), not O(GPUs).
-  Census c;
-  held_scratch_.assign(static_cast<std::size_t>(layout_->domains()), 0);
-  for (const auto& job : jobs_)
-    for (const auto& share : job.shares) {
-      const int up = static_cast<int>(share.gpus.size()) - share.down;
-      held_scratch_[static_cast<std::size_t>(share.domain)] += up;
-      c.healthy_allocated_gpus += up;
-    }
-  const int usable = layout_->domain_usable_gpus();
-  const std::size_t domains = role_.size();
-  int stranded = 0, free_gpus = 0;
-  int cold = 0, down = 0, production = 0, spare = 0, idle = 0;
-  for (std::size_t i = 0; i < domains; ++i) { // domain_state() inlined: this runs at every sample
-    const Role role = role_[i];
-    const int up = domain_up_[i];
-    const bool full = up >= usable;
-    if (role == Role::COLD) {
-      ++cold;
-      continue;
-    }
-    if (!full)
-      ++down;
-    else if (domain_job_[i] >= 0)
-      ++production;
-    else if (role == Role::SPARE)
-      ++spare;
-    else
-      ++idle;
-    if (role == Role::SPARE) continue;
-    const int free_here = up - held_scratch_[i];
-    free_gpus += free_here;
-    if (role == Role::JOB || !full) stranded += free_here;
-  }
-  using S = DomainState;
-  c.domain_states[static_cast<std::size_t>(S::PRODUCTION)] = production;
-  c.domain_states[static_cast<std::size_t>(S::IDLE)] = idle;
-  c.domain_states[static_cast<std::size_t>(S::SPARE)] = spare;
-  c.domain_states[static_cast<std::size_t>(S::COLD)] = cold;
-  c.domain_states[static_cast<std::size_t>(S::DOWN)] = down;
-  c.fragmentation = {stranded, free_gpus};
-  return c;
-}
-
 int Allocator::find_free_domain(int need) const {
   for (Role wanted : {Role::SPARE, Role::IDLE}) {
     const auto& ready = ready_[static_cast<int>(wanted)];
@@ -282,6 +273,7 @@ int Allocator::find_free_domain(int need) const {
 }
 
 bool Allocator::recover(int job) {
+  if (job >= static_cast<int>(jobs_.size())) return true; // never placed: nothing to replace
   JobPlacement& placement = jobs_[static_cast<std::size_t>(job)];
   const std::vector<int> broken(placement.broken.begin(), placement.broken.end()); // in share order
   for (const int index : broken) {

@@ -97,13 +97,13 @@ public:
   std::array<int, 5> domain_states() const;
   /// Healthy GPUs held by jobs (the production GPUs that can work).
   int healthy_allocated_gpus() const;
-  /// The three above at once, in one pass over domains and shares (the time series samples them).
+  /// The three above at once, kept current at every change (O(1) per change; the time series samples it).
   struct Census {
     std::pair<int, int> fragmentation;
     std::array<int, 5> domain_states{};
     int healthy_allocated_gpus = 0;
   };
-  Census census() const;
+  const Census& census() const { return census_; }
 
 private:
   enum class Role : std::int8_t { IDLE, SPARE, JOB, COLD };
@@ -133,7 +133,15 @@ private:
   std::set<int> ready_[2];
   int schedulable_ = 0; ///< domains with healthy GPUs >= usable GPUs per domain
   std::vector<JobPlacement> jobs_;
-  mutable std::vector<int> held_scratch_; ///< census(): per domain, usable GPUs held by jobs
+  std::vector<int> held_up_; ///< per domain: usable GPUs held by jobs
+  /// Per domain: what it adds to census_ (its state, free and stranded usable GPUs, held usable GPUs).
+  struct DomainCount {
+    DomainState state = DomainState::IDLE;
+    int free = 0, stranded = 0, held = 0;
+  };
+  std::vector<DomainCount> counted_;
+  Census census_;
+  void recount(int domain); ///< replaces the domain's share of census_ by its current one
   std::function<void(int)> changed_;
   MoveHook moved_;
 

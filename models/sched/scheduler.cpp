@@ -151,7 +151,8 @@ void Scheduler::grow(int job) {
   });
 }
 
-void Scheduler::reclaim(int domains, int priority, std::function<void(int)> got) {
+int Scheduler::reclaim(int domains, int priority, std::function<void(int)> got) {
+  const int asked = domains;
   std::vector<int> donors;
   for (std::size_t j = 0; j < jobs_.size(); ++j)
     if (state_[j] == State::RUNNING && jobs_[j].priority < priority &&
@@ -178,6 +179,7 @@ void Scheduler::reclaim(int domains, int priority, std::function<void(int)> got)
       got(take);
     });
   }
+  return asked - domains;
 }
 
 } // namespace dcsim::sched

@@ -63,8 +63,9 @@ public:
   /// A job completed its work: its GPUs are released.
   void completed(int job);
   /// Asks elastic running jobs of priority below `priority` to give up to `domains` domains at their
-  /// next checkpoints; `got(n)` is called as each batch of n domains becomes free (idle).
-  void reclaim(int domains, int priority, std::function<void(int domains)> got);
+  /// next checkpoints; `got(n)` is called as each batch of n domains becomes free (idle). Returns how
+  /// many domains were promised (fewer when the donors' slack is short).
+  int reclaim(int domains, int priority, std::function<void(int domains)> got);
 
   int preemptions() const { return preemptions_; }
   /// Jobs that have arrived and wait for GPUs.

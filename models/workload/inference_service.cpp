@@ -85,32 +85,27 @@ void InferenceService::start() {
   const int want = wanted_domains();
   const int got = std::min(want, alloc_->free_domains());
   if (got > 0 && alloc_->place(job_, got * layout_->domain_usable_gpus())) recount(); // serving at once
-  if (got < want && spec_->sunk) {
-    pending_domains_ += want - got;
-    scheduler_->reclaim(want - got, spec_->priority, [this](int n) {
-      pending_domains_ -= n;
-      take(n);
-    });
-  }
+  if (got < want && spec_->sunk) borrow(want - got);
   schedule_step();
 }
 
 void InferenceService::schedule_step() {
   const auto& trace = spec_->demand_trace;
   if (trace.empty()) {
-    queue_->after(sim::hours_to_ticks(spec_->demand_step_h), [this] { step(); });
+    queue_->after(sim::hours_to_ticks(spec_->demand_step_h), [this] { step(-1); });
     return;
   }
-  for (const auto& [t, d] : trace) // the next point after now (traces are short: a scan is fine)
-    if (sim::hours_to_ticks(t) > queue_->now()) {
-      queue_->at(sim::hours_to_ticks(t), [this] { step(); });
+  for (std::size_t i = 0; i < trace.size(); ++i) // the next point after now (traces are short: a scan is fine)
+    if (sim::hours_to_ticks(trace[i].first) > queue_->now()) {
+      queue_->at(sim::hours_to_ticks(trace[i].first), [this, i] { step(static_cast<int>(i)); });
       return;
     }
 }
 
-void InferenceService::step() {
+void InferenceService::step(int point) {
   advance();
-  demand_ = demand_tokens_per_s(queue_->now());
+  // A trace point's value by its index: the date of the tick may convert back to hours a hair below it.
+  demand_ = point >= 0 ? spec_->demand_trace[static_cast<std::size_t>(point)].second : demand_tokens_per_s(queue_->now());
   schedule_step();
   if (!spec_->sunk) return;
   const int held = alloc_->job_domain_count(job_) + pending_domains_;
@@ -118,13 +113,7 @@ void InferenceService::step() {
   if (want > held) {
     const int direct = std::min(want - held, alloc_->free_domains());
     take(direct);
-    if (want - held - direct > 0) {
-      pending_domains_ += want - held - direct;
-      scheduler_->reclaim(want - held - direct, spec_->priority, [this](int n) {
-        pending_domains_ -= n;
-        take(n);
-      });
-    }
+    if (want - held - direct > 0) borrow(want - held - direct);
   } else if (want + 1 < alloc_->job_domain_count(job_)) {
     const int give = alloc_->job_domain_count(job_) - want;
     alloc_->resize(job_, -give);
@@ -134,6 +123,18 @@ void InferenceService::step() {
       log_->add({queue_->now(), "inference_shrink", spec_->name, "job", spec_->name, fmt::format("-{} domains", give)});
     scheduler_->capacity_changed();
   }
+}
+
+void InferenceService::borrow(int domains) {
+  pending_domains_ += scheduler_->reclaim(domains, spec_->priority, [this](int n) {
+    pending_domains_ -= n;
+    take(std::min(n, alloc_->free_domains())); // what another job took first is asked again later
+  });
+}
+
+void InferenceService::on_capacity_changed() {
+  const int short_by = wanted_domains() - alloc_->job_domain_count(job_) - pending_domains_;
+  if (short_by > 0) take(std::min(short_by, alloc_->free_domains()));
 }
 
 void InferenceService::finish() { advance(); }

@@ -37,6 +37,9 @@ public:
   void start();
   /// Something changed the service's GPUs (a failure, a repair, a swap): recount capacity.
   void on_gpus_changed();
+  /// Domains came free: a service holding fewer than it wants takes them (SUNK: up to demand; otherwise
+  /// up to its size).
+  void on_capacity_changed();
   /// Closes the integrals at the end of the run.
   void finish();
 
@@ -74,7 +77,8 @@ private:
 
   void advance();    ///< integrates up to now
   void recount();
-  void step();       ///< a demand step: the SUNK policy
+  void step(int point); ///< a demand step (point: index of the trace point, -1: the profile): the SUNK policy
+  void borrow(int domains); ///< asks the scheduler to reclaim domains from training (SUNK)
   void schedule_step(); ///< the next demand step: demand_step_h on, or the trace's next point
   void take(int domains);
   int wanted_domains() const;

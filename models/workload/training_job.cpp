@@ -166,6 +166,7 @@ void TrainingJob::release() {
   gpus_ = 0;
   ++reallocations_;
   event("released");
+  if (holds_ > 0 && hooks_.stopped) hooks_.stopped(); // a drain waiting for it: its work is saved, it left
 }
 
 void TrainingJob::resize(int gpus) {
@@ -219,11 +220,7 @@ void TrainingJob::complete() {
   gpus_ = 0;
   event("completed");
   if (completed_) completed_();
-  if (!stop_requests_.empty()) // it no longer trains: whoever waits for it to stop may go on
-    queue_->after(0, [requests = std::exchange(stop_requests_, {})] {
-      for (auto& r : requests)
-        r();
-    });
+  serve_requests_later(); // it no longer trains: whoever waits for it to stop may go on
 }
 
 void TrainingJob::start_restart(sim::Tick extra) {
@@ -268,13 +265,8 @@ void TrainingJob::take_planned_stop() {
     close_current();
     commit_checkpoint(queue_->now());
     remaining_ = timing_.interval;
-    if (!stop_requests_.empty()) { // drains waiting for this checkpoint are served by the planned stop
-      auto requests = std::move(stop_requests_);
-      stop_requests_.clear();
-      for (auto& r : requests)
-        r();
-    }
     begin_maintenance();
+    serve_requests_later(); // stops waiting for this checkpoint are served by the planned stop
   });
 }
 
@@ -321,16 +313,18 @@ void TrainingJob::request_stop(std::function<void()> stopped) {
   case State::DETECTION:
   case State::WAITING:
   case State::MAINTENANCE:
-  case State::DONE: { // not training: the GPUs are free to take now
-    auto requests = std::move(stop_requests_);
-    stop_requests_.clear();
-    queue_->after(0, [requests = std::move(requests)] {
-      for (auto& r : requests)
-        r();
-    });
-    break;
+  case State::DONE: serve_requests_later(); break; // not training: the GPUs are free to take now
   }
-  }
+}
+
+void TrainingJob::serve_requests_later() {
+  if (stop_requests_.empty()) return;
+  // In an event of their own: a request's callback may release or resize the job, which it may do only
+  // once the job's own transition is complete.
+  queue_->after(0, [requests = std::exchange(stop_requests_, {})] {
+    for (auto& r : requests)
+      r();
+  });
 }
 
 void TrainingJob::begin_maintenance() {

@@ -197,6 +197,8 @@ private:
   void resume();
   void planned_tick();
   void take_planned_stop();
+  /// Runs the pending stop requests in a zero-delay event (the job no longer trains).
+  void serve_requests_later();
   void arm_stop();
   void serve_stops(bool planned);
   void start_restart(sim::Tick extra);

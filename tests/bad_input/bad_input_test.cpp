@@ -156,6 +156,9 @@ TEST_CASE("bad input: jobs", "[unit][bad_input]") {
   CHECK(errors_with({R"(jobs.1={"name": "k", "gpus": 193, "step_time_s": 1, "model_flops_per_step": 0})"}) ==
         "t.json: /jobs/1/gpus: needs 4 racks of 64 usable GPUs, but only 3 of the cluster's 4 are not spares "
         "(got 193)\n");
+  CHECK(errors_with({"jobs.0.gpus=100", "jobs.0.min_gpus_frac=0.5"}) ==
+        "t.json: /jobs/0/gpus: an elastic job (min_gpus_frac < 1) shrinks and grows by whole racks: gpus must be a "
+        "multiple of their 64 usable GPUs (got 100)\n");
   CHECK(errors_with({"jobs.0.arrival_h=24"}) ==
         "t.json: /jobs/0/arrival_h: must be < duration_h (24 h): the job would never run (got 24)\n");
   CHECK(errors_with({R"(jobs.0={"name": "j", "gpus": 8})"}) ==

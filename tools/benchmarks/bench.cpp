@@ -9,6 +9,7 @@
 #include "models/world.hpp"
 #include "tools/benchmarks/step_bench.hpp"
 #include "sim/process_pool.hpp"
+#include "tools/dcsim/huge_pages.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
 #include <fmt/format.h>
@@ -204,6 +205,7 @@ int run_step_case() {
 }
 
 int main(int argc, char** argv) {
+  dcsim::tools::use_transparent_huge_pages(argv);
   std::vector<std::string> wanted(argv + 1, argv + argc);
   if (!wanted.empty() && wanted[0] == "--list") {
     for (const auto& c : cases())

@@ -14,6 +14,7 @@
 // Peak RSS is the process's maximum resident set (getrusage) after each phase.
 #include "models/fabric/fabric_platform.hpp"
 #include "models/hardware/rack_platform.hpp"
+#include "tools/dcsim/huge_pages.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
 #include <fmt/format.h>
@@ -54,6 +55,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
+  dcsim::tools::use_transparent_huge_pages(argv);
   hardware::HardwareSpec hw;
   hardware::ClusterSpec cluster;
   fabric::FabricSpec spec;

@@ -1,6 +1,7 @@
 // dcsim: the command line (composition root). See README.md for every command.
 #include "tools/dcsim/compare.hpp"
 #include "tools/dcsim/describe.hpp"
+#include "tools/dcsim/huge_pages.hpp"
 #include "tools/dcsim/report.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
@@ -37,6 +38,7 @@ int validate_command(const std::string& path, const std::vector<std::string>& ov
 } // namespace
 
 int main(int argc, char** argv) {
+  dcsim::tools::use_transparent_huge_pages(argv);
   CLI::App app{"dcsim: discrete-event simulator of AI factories (goodput and MFU of GPU clusters)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "dcsim 0.1.0");

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <random>
+
 using namespace dcsim;
 using sched::Category;
 
@@ -118,4 +120,58 @@ TEST_CASE("fragmentation and lifecycle states agree with a GPU-by-GPU count", "[
   CHECK(states[static_cast<std::size_t>(sched::Allocator::DomainState::DOWN)] == 1);
   CHECK(states[static_cast<std::size_t>(sched::Allocator::DomainState::SPARE)] == 1);
   CHECK(fx.alloc.healthy_allocated_gpus() == 64);
+}
+
+TEST_CASE("the census kept at every change equals a recount from scratch, over random histories", "[unit][allocator]") {
+  // Random failures, repairs, drains, placements, releases, resizes and recoveries on 12 racks (2 spare,
+  // 1 cold); after every operation the incrementally kept census must equal one computed by definition.
+  hardware::HardwareSpec h;
+  h.rack.kind = hardware::RackKind::NVL72;
+  h.rack.spare_gpus = 8;
+  const hardware::Layout layout(h, hardware::ClusterSpec{12});
+  failure::GpuHealth health(layout.gpus());
+  sched::Allocator alloc(layout, health, 2, 1);
+  health.set_transition_hook([&](int g, bool up) { alloc.on_health_change(g, up); });
+  auto scratch = [&] {
+    sched::Allocator::Census c;
+    for (int d = 0; d < layout.domains(); ++d) {
+      const auto r = layout.domain_range(d);
+      int usable = 0, held = 0, free_here = 0;
+      bool idle_role = false; // an unowned usable GPU of an idle (not spare, not cold) domain
+      for (int g = r.first; g < r.end(); ++g) {
+        usable += alloc.usable(g);
+        held += alloc.usable(g) && alloc.owner(g) >= 0;
+        if (alloc.usable(g) && alloc.owner(g) < 0) {
+          ++free_here;
+          idle_role |= alloc.category(g) == Category::IDLE;
+        }
+      }
+      ++c.domain_states[static_cast<std::size_t>(alloc.domain_state(d))];
+      c.healthy_allocated_gpus += held;
+      if (alloc.domain_job(d) < 0 && !idle_role) continue; // the spare pool (or nothing free)
+      c.fragmentation.second += free_here;
+      if (alloc.domain_job(d) >= 0 || usable < 64) c.fragmentation.first += free_here;
+    }
+    return c;
+  };
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> gpu(0, layout.gpus() - 1), op(0, 7), job(0, 2);
+  for (int step = 0; step < 3000; ++step) {
+    const int g = gpu(rng);
+    switch (op(rng)) {
+    case 0:
+    case 1: if (health.up(g)) health.fail({g, 1}); break;
+    case 2: if (!health.up(g)) health.repair({g, 1}); break;
+    case 3: alloc.set_draining({g, 4 > layout.gpus() - g ? 1 : 4}, step % 2 == 0); break;
+    case 4: { const int j = job(rng); if (alloc.job_gpu_count(j) == 0) alloc.place(j, 64 * (1 + j)); break; }
+    case 5: alloc.release(job(rng)); break;
+    case 6: { const int j = job(rng); if (alloc.job_gpu_count(j) > 0) alloc.resize(j, step % 3 == 0 ? -1 : 1); break; }
+    case 7: alloc.recover(job(rng)); if (step % 500 == 0) alloc.activate_cold(); break;
+    }
+    const auto expected = scratch();
+    INFO("step " << step);
+    REQUIRE(alloc.census().domain_states == expected.domain_states);
+    REQUIRE(alloc.census().healthy_allocated_gpus == expected.healthy_allocated_gpus);
+    REQUIRE(alloc.census().fragmentation == expected.fragmentation);
+  }
 }

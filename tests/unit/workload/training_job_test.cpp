@@ -313,3 +313,26 @@ TEST_CASE("hold: nested holds, and a job already stopped reports at once", "[uni
   CHECK(fx.job->interruptions_planned() == 1);
   fx.require_conserved();
 }
+
+TEST_CASE("a stop requested during a planned stop's write is served once the job has stopped", "[unit][training_job]") {
+  // Running from 50 s; a hold at 120 s writes a checkpoint 120-130 s; a stop requested at 125 s is served
+  // at 130 s, when the job no longer trains: the scheduler may then take its GPUs (release) at once.
+  Fixture fx;
+  fx.start();
+  sim::Tick served = -1;
+  fx.at(120, [&] { fx.job->hold(); });
+  fx.at(125, [&] {
+    fx.job->request_stop([&] {
+      served = fx.q.now();
+      CHECK_FALSE(fx.job->training());
+      fx.job->release(); // would throw while the job trains
+    });
+  });
+  fx.q.run_until(sim::to_ticks(200));
+  CHECK(fx.job->queued());
+  fx.job->finish();
+  CHECK(served == sim::to_ticks(130));
+  CHECK(fx.s(JobTime::REWORK) == 0);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 70);
+  fx.require_conserved();
+}
