@@ -41,7 +41,12 @@ void Scheduler::start() {
 void Scheduler::arrive(int job) {
   state_[static_cast<std::size_t>(job)] = State::QUEUED;
   note("arrival", job);
-  schedule();
+  if (arrivals_pending_) return;
+  arrivals_pending_ = true; // jobs arriving at the same date are scheduled together, by priority
+  queue_->after(0, [this] {
+    arrivals_pending_ = false;
+    schedule();
+  });
 }
 
 void Scheduler::capacity_changed() { schedule(); }
@@ -118,9 +123,12 @@ void Scheduler::schedule() {
   // Elastic jobs below their size grow into domains left over once nothing waits.
   for (std::size_t j = 0; j < jobs_.size(); ++j)
     if (state_[j] == State::QUEUED) return;
-  for (std::size_t j = 0; j < jobs_.size() && alloc_->free_domains() > 0; ++j)
-    if (state_[j] == State::RUNNING && alloc_->job_gpu_count(static_cast<int>(j)) < jobs_[j].gpus)
+  int budget = alloc_->free_domains(); // each grower is promised its missing domains, in order
+  for (std::size_t j = 0; j < jobs_.size() && budget > 0; ++j)
+    if (state_[j] == State::RUNNING && alloc_->job_gpu_count(static_cast<int>(j)) < jobs_[j].gpus) {
+      budget -= domains_for(jobs_[j].gpus) - alloc_->job_domain_count(static_cast<int>(j));
       grow(static_cast<int>(j));
+    }
 }
 
 void Scheduler::preempt(int job) {

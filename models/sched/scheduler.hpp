@@ -85,6 +85,7 @@ private:
   std::vector<State> state_;
   bool scheduling_ = false;
   bool again_ = false;
+  bool arrivals_pending_ = false;
   int preemptions_ = 0;
 
   int domains_for(int gpus) const;

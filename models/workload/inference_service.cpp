@@ -72,7 +72,8 @@ void InferenceService::take(int domains) {
   recount();
   if (log_->enabled())
     log_->add({queue_->now(), "inference_grow", spec_->name, "job", spec_->name, fmt::format("+{} domains", domains)});
-  queue_->after(sim::to_ticks(spec_->move_s), [this, gpus] {
+  queue_->after(sim::to_ticks(spec_->move_s), [this, gpus, epoch = move_epoch_] {
+    if (epoch != move_epoch_) return; // a shrink ended every move in progress
     advance();
     moving_gpus_ = std::max(0, moving_gpus_ - gpus);
     recount();
@@ -117,7 +118,8 @@ void InferenceService::step(int point) {
   } else if (want + 1 < alloc_->job_domain_count(job_)) {
     const int give = alloc_->job_domain_count(job_) - want;
     alloc_->resize(job_, -give);
-    moving_gpus_ = 0;
+    moving_gpus_ = 0; // the domains given back are the last taken: moves in progress end
+    ++move_epoch_;
     recount();
     if (log_->enabled())
       log_->add({queue_->now(), "inference_shrink", spec_->name, "job", spec_->name, fmt::format("-{} domains", give)});

@@ -71,6 +71,7 @@ private:
   int moving_gpus_ = 0;    ///< held, healthy, not serving yet
   int serving_gpus_ = 0;
   int pending_domains_ = 0; ///< asked of the scheduler, not yet received
+  int move_epoch_ = 0;      ///< bumped by a shrink: earlier moves' timers no longer apply
   double demanded_ = 0, served_ = 0;
   GpuTicks serving_ = 0, moving_time_ = 0, down_time_ = 0;
   int moves_ = 0;

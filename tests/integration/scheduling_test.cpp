@@ -243,3 +243,21 @@ TEST_CASE("inference: a service short of GPUs takes the racks a completed job fr
   CHECK(sv.moves == 1);
   CHECK(sv.moving_gpu_h == Approx(192 * 300.0 / 3600).epsilon(1e-12));
 }
+
+TEST_CASE("jobs arriving at the same date are scheduled together, by priority", "[scenario][sched]") {
+  // Both need all 4 racks and arrive at 1 h; low comes first in the scenario. Scheduled one by one, low
+  // would start and high preempt it at once; together, high starts and low waits for its 2 h of work:
+  // 600 s restart + 7,200 s + 1 write of 30 s = 7,830 s after 1 h.
+  const Scenario s = sched_scenario(4, 12, R"([
+    { "name": "low", "gpus": 256, "arrival_h": 1, "step_time_s": 1, "model_flops_per_step": 1e15,
+      "checkpoint": { "interval_s": 3600, "write_s": 30 } },
+    { "name": "high", "gpus": 256, "priority": 10, "arrival_h": 1, "step_time_s": 1, "model_flops_per_step": 1e15,
+      "work_h": 2, "checkpoint": { "interval_s": 3600, "write_s": 30 } } ])");
+  const auto r = test::simulate(s).front();
+  test::require_conserved(r);
+  CHECK(r.preemptions == 0);
+  CHECK(metric(r, "high", "queue_h") == 0);
+  CHECK(metric(r, "high", "completion_h") == Approx(1 + 7830.0 / 3600).epsilon(1e-12));
+  CHECK(metric(r, "low", "queue_h") == Approx(7830.0 / 3600).epsilon(1e-12));
+  CHECK(job_named(r, "low").reallocations == 0);
+}
