@@ -4,6 +4,7 @@
 // cheaply so that large runs need not keep them.
 #pragma once
 
+#include "sim/name.hpp"
 #include "sim/units.hpp"
 
 #include <deque>
@@ -14,11 +15,11 @@ namespace dcsim::sim {
 
 struct EventRecord {
   Tick time = 0;
-  std::string kind;      ///< e.g. "failure", "detection", "checkpoint"
-  std::string component; ///< hierarchical name, e.g. "rack0003/tray07/gpu2"
-  std::string scope;     ///< e.g. "gpu", "rack", "job"
-  std::string job;       ///< job concerned, empty when none
-  std::string detail;    ///< free text: cause, durations
+  Name kind;          ///< e.g. "failure", "detection", "checkpoint"
+  Name component;     ///< hierarchical name, e.g. "rack0003/tray07/gpu2"
+  Name scope;         ///< e.g. "gpu", "rack", "job"
+  Name job;           ///< job concerned, empty when none
+  std::string detail; ///< free text: cause, durations
 };
 
 class EventLog {

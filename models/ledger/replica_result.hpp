@@ -66,8 +66,8 @@ struct ModeOutcome {
 
 struct Sample {
   sim::Tick time = 0;
-  std::string entity; ///< "cluster" or a job name
-  std::string gauge;
+  sim::Name entity; ///< "cluster", a job, a loop or a rack
+  sim::Name gauge;
   double value = 0;
 };
 

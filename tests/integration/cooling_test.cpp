@@ -91,12 +91,14 @@ std::map<double, double> gauge(const ledger::ReplicaResult& r, const std::string
 double union_hours(const ledger::ReplicaResult& r, const std::string& kind, const std::string& suffix, double length_s) {
   std::map<std::string, std::vector<std::pair<double, double>>> spans;
   const double end_s = sim::to_seconds(r.duration);
-  for (const auto& e : r.events)
-    if (e.kind == kind && e.component.size() >= suffix.size() &&
-        e.component.compare(e.component.size() - suffix.size(), suffix.size(), suffix) == 0) {
+  for (const auto& e : r.events) {
+    const std::string& component = e.component;
+    if (e.kind == kind && component.size() >= suffix.size() &&
+        component.compare(component.size() - suffix.size(), suffix.size(), suffix) == 0) {
       const double t = sim::to_seconds(e.time);
-      spans[e.component.substr(0, e.component.size() - suffix.size())].emplace_back(t, std::min(end_s, t + length_s));
+      spans[component.substr(0, component.size() - suffix.size())].emplace_back(t, std::min(end_s, t + length_s));
     }
+  }
   double hours = 0;
   for (auto& [name, list] : spans) {
     std::sort(list.begin(), list.end());
