@@ -205,7 +205,7 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   const int usable = layout.domain_usable_gpus();
   const int schedulable = layout.domains() - spare;
   for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-    const int need = (s.jobs[i].gpus + usable - 1) / usable;
+    const int need = layout.domains_for(s.jobs[i].gpus);
     if (need > schedulable)
       problems.add(fmt::format("/jobs/{}/gpus", i),
                    fmt::format("needs {} {} of {} usable GPUs, but only {} of the cluster's {} are not spares", need,

@@ -45,6 +45,8 @@ public:
   int domain_gpus() const { return domain_gpus_; }
   /// GPUs of a domain a job may use; the others are in-domain spares.
   int domain_usable_gpus() const { return domain_gpus_ - domain_spare_gpus_; }
+  /// Whole domains a job of `gpus` GPUs needs (its last share may be partial).
+  int domains_for(int gpus) const { return (gpus + domain_usable_gpus() - 1) / domain_usable_gpus(); }
   int domain_of(int gpu) const { return gpu / domain_gpus_; }
   GpuRange domain_range(int domain) const { return {domain * domain_gpus_, domain_gpus_}; }
   int rack_of(int gpu) const { return gpu / gpus_per_rack_; }

@@ -16,10 +16,7 @@ int Scheduler::add(JobRequest request) {
   return static_cast<int>(jobs_.size()) - 1;
 }
 
-int Scheduler::domains_for(int gpus) const {
-  const int usable = layout_->domain_usable_gpus();
-  return (gpus + usable - 1) / usable;
-}
+int Scheduler::domains_for(int gpus) const { return layout_->domains_for(gpus); }
 
 void Scheduler::note(const char* kind, int job, std::string detail) {
   if (log_->enabled())

@@ -56,11 +56,11 @@ void InferenceService::on_gpus_changed() {
 
 int InferenceService::wanted_domains() const {
   const int usable = layout_->domain_usable_gpus();
-  const int max_domains = (spec_->gpus + usable - 1) / usable;
+  const int max_domains = layout_->domains_for(spec_->gpus);
   const int min_domains = std::max(1, static_cast<int>(std::ceil(spec_->gpus * spec_->min_gpus_frac / usable)));
   if (!spec_->sunk) return max_domains;
   const int gpus = static_cast<int>(std::ceil(demand_ / spec_->tokens_per_s_per_gpu));
-  return std::clamp((gpus + usable - 1) / usable, min_domains, max_domains);
+  return std::clamp(layout_->domains_for(gpus), min_domains, max_domains);
 }
 
 void InferenceService::take(int domains) {
