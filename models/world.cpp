@@ -25,6 +25,32 @@
 
 namespace dcsim {
 
+namespace {
+
+/// A job's GPUs in rank order: its domains in placement order, each domain's GPUs in index order.
+std::vector<int> job_gpus(const sched::Allocator& alloc, const hardware::Layout& layout, int job) {
+  std::vector<int> gpus;
+  for (int d : alloc.job_domains(job)) {
+    const auto r = layout.domain_range(d);
+    for (int g = r.first; g < r.end(); ++g)
+      if (alloc.owner(g) == job) gpus.push_back(g);
+  }
+  return gpus;
+}
+
+/// FabricCommModel's placement key of a set of GPUs: the multiset of their counts per leaf.
+std::uint64_t placement_key(const fabric::ClosPlan& plan, const std::vector<int>& gpus) {
+  std::vector<int> per_leaf(static_cast<std::size_t>(plan.leaves()), 0);
+  for (int g : gpus)
+    ++per_leaf[static_cast<std::size_t>(plan.leaf_of(g))];
+  std::uint64_t key = 0;
+  for (int count : per_leaf)
+    key += fabric::FabricCommModel::leaf_count_key(count);
+  return key;
+}
+
+} // namespace
+
 double failure_rate_per_h(const failure::FailuresSpec& failures, const hardware::Layout& layout,
                           const std::vector<int>& gpus, const fabric::ClosPlan* plan,
                           const cooling::CoolingSpec* cooling) {
@@ -110,13 +136,17 @@ World::World(const Scenario& scenario)
                                             : layout_.unit_count(mode.scope));
 
   // Jobs described by a model: the healthy step time, model FLOPs and tokens per step come from the
-  // step-time model, its scale-out network being the fabric's when there is one.
+  // step-time model; without a fabric its scale-out network is the alpha-beta model (below, with a
+  // fabric, once the job's GPUs are known).
   for (auto& job : scenario_.jobs) {
-    if (job.model) {
+    healthy_steps_.emplace_back();
+    fabric_comms_.emplace_back();
+    if (job.model && !fabric_) {
       const workload::StepBreakdown step = workload::healthy_step(*job.model, scenario_.hardware, scale_out_gbps(scenario_));
       job.step_time_s = step.step_time_s;
       job.model_flops_per_step = step.model_flops_per_step;
       job.tokens_per_step = step.tokens_per_step;
+      healthy_steps_.back() = step;
     }
     healthy_step_s_.push_back(job.step_time_s);
   }
@@ -125,7 +155,7 @@ World::World(const Scenario& scenario)
   // (placement is deterministic; the scheduler may later place it elsewhere, on GPUs of the same kind).
   const double duration_s = scenario_.duration_h * sim::S_PER_H;
   for (std::size_t j = 0; j < scenario_.jobs.size(); ++j) {
-    const auto& spec = scenario_.jobs[j];
+    auto& spec = scenario_.jobs[j];
     if (spec.kind == workload::JobKind::INFERENCE) { // not checkpointed: a placeholder keeps indices aligned
       job_rate_per_h_.push_back(0);
       timing_.push_back(workload::JobTiming{.step = 1, .interval = 1});
@@ -136,11 +166,23 @@ World::World(const Scenario& scenario)
                            scenario_.operations.cold_domains(layout_.kind()));
     if (!alloc.place(static_cast<int>(j), spec.gpus))
       throw std::logic_error(fmt::format("job {} does not fit (the scenario checks should have said so)", spec.name));
-    std::vector<int> gpus;
-    for (int d : alloc.job_domains(static_cast<int>(j))) {
-      const auto r = layout_.domain_range(d);
-      for (int g = r.first; g < r.end(); ++g)
-        if (alloc.owner(g) == static_cast<int>(j)) gpus.push_back(g);
+    const std::vector<int> gpus = job_gpus(alloc, layout_, static_cast<int>(j));
+    if (spec.model && fabric_) {
+      // The healthy step with the job's collectives played on the fabric over these GPUs (probed in a
+      // child process: this one's SimGrid clock stays at 0 for the replicas, which inherit the cache).
+      auto comm = std::make_unique<fabric::FabricCommModel>(
+          *fabric_, *platform_, *racks_, workload::alpha_beta_params(scenario_.hardware, scale_out_gbps(scenario_)),
+          scenario_.hardware.gpu.nic_efficiency_frac, [gpus] { return gpus; });
+      comm->set_placement_key(placement_key(*plan_, gpus));
+      workload::StepModel model(*spec.model, scenario_.hardware, *comm);
+      comm->expect(model.groups());
+      const workload::StepBreakdown step = model.compute();
+      spec.step_time_s = step.step_time_s;
+      spec.model_flops_per_step = step.model_flops_per_step;
+      spec.tokens_per_step = step.tokens_per_step;
+      healthy_steps_[j] = step;
+      healthy_step_s_[j] = step.step_time_s;
+      fabric_comms_[j] = std::move(comm);
     }
     const double rate_per_h = failure_rate_per_h(scenario_.failures, layout_, gpus, plan_.get(),
                                                  scenario_.cooling ? &*scenario_.cooling : nullptr);
@@ -292,14 +334,30 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   // bandwidth left to them (fabric faults) and the least NVLink bandwidth of its domains, relative to
   // the healthy step. Model jobs ask their step model (cached by state); measured jobs stretch the
   // shares of their step: (1 - c - n)/clock + c/bw + n/nvlink.
+  // With a fabric, a model job's collectives are played on it (FabricCommModel, starting from the cache
+  // of the World's healthy probe) over the job's GPUs as placed now; its state class is kept current
+  // below (placement key, least scale-out share, NVLink share).
   std::vector<workload::AlphaBetaCommModel> comms; // step models keep references: filled once, never grown
+  std::vector<std::unique_ptr<fabric::FabricCommModel>> fabric_comms(s.jobs.size());
   std::vector<std::unique_ptr<workload::StepModel>> step_models;
   comms.reserve(s.jobs.size());
-  for (std::size_t j = 0; j < s.jobs.size(); ++j)
+  for (std::size_t j = 0; j < s.jobs.size(); ++j) {
     comms.emplace_back(workload::alpha_beta_params(s.hardware, scale_out_gbps(s)));
-  for (std::size_t j = 0; j < s.jobs.size(); ++j)
-    step_models.push_back(s.jobs[j].model ? std::make_unique<workload::StepModel>(*s.jobs[j].model, s.hardware, comms[j])
-                                          : nullptr);
+    if (fabric_comms_[j]) {
+      fabric_comms[j] = std::make_unique<fabric::FabricCommModel>(*fabric_comms_[j]);
+      fabric_comms[j]->set_placement([this, &alloc, j] { return job_gpus(alloc, layout_, static_cast<int>(j)); });
+    }
+  }
+  for (std::size_t j = 0; j < s.jobs.size(); ++j) {
+    if (!s.jobs[j].model) {
+      step_models.push_back(nullptr);
+      continue;
+    }
+    const workload::CommModel& comm =
+        fabric_comms[j] ? static_cast<const workload::CommModel&>(*fabric_comms[j]) : comms[j];
+    step_models.push_back(std::make_unique<workload::StepModel>(*s.jobs[j].model, s.hardware, comm));
+    if (fabric_comms[j]) fabric_comms[j]->expect(step_models.back()->groups());
+  }
   std::map<int, double> slow_gpus;          // gray faults: GPU -> clock fraction
   std::map<int, double> nvlink_domains;     // degraded NVLink domains -> bandwidth share
   // Fabric bandwidth, tracked per leaf (a GPU whose NIC ports are all up has its leaf's share) plus the
@@ -310,12 +368,20 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   std::set<int> port_degraded;                       // GPUs with a NIC port (or its cable) down
   std::vector<char> cut_off(fabric_ ? static_cast<std::size_t>(layout_.gpus()) : 0, 0);
   std::vector<std::vector<int>> job_leaf_gpus(s.jobs.size(), std::vector<int>(static_cast<std::size_t>(leaves), 0));
+  std::vector<std::uint64_t> job_placement_key(s.jobs.size(), 0); // FabricCommModel's: Σ leaf_count_key(count)
   std::vector<int> owner_seen(fabric_ ? static_cast<std::size_t>(layout_.gpus()) : 0, -1);
+  auto count_leaf = [&](int job, std::size_t leaf, int delta) {
+    int& count = job_leaf_gpus[static_cast<std::size_t>(job)][leaf];
+    std::uint64_t& key = job_placement_key[static_cast<std::size_t>(job)];
+    key -= fabric::FabricCommModel::leaf_count_key(count);
+    count += delta;
+    key += fabric::FabricCommModel::leaf_count_key(count);
+  };
   if (fabric_)
     for (int g = 0; g < layout_.gpus(); ++g)
       if (const int owner = alloc.owner(g); owner >= 0) {
         owner_seen[static_cast<std::size_t>(g)] = owner;
-        ++job_leaf_gpus[static_cast<std::size_t>(owner)][static_cast<std::size_t>(plan_->leaf_of(g))];
+        count_leaf(owner, static_cast<std::size_t>(plan_->leaf_of(g)), +1);
       }
   on_owner_change = [&](int g) { // keeps each job's GPU count per leaf current
     if (!fabric_) return;
@@ -323,12 +389,13 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     int& seen = owner_seen[static_cast<std::size_t>(g)];
     if (now_owner == seen) return;
     const auto leaf = static_cast<std::size_t>(plan_->leaf_of(g));
-    if (seen >= 0) --job_leaf_gpus[static_cast<std::size_t>(seen)][leaf];
-    if (now_owner >= 0) ++job_leaf_gpus[static_cast<std::size_t>(now_owner)][leaf];
+    if (seen >= 0) count_leaf(seen, leaf, -1);
+    if (now_owner >= 0) count_leaf(now_owner, leaf, +1);
     seen = now_owner;
   };
   struct Pace {
     double bw = 1, clock = 1, nvlink = 1;
+    std::uint64_t placement = 0; ///< model jobs on a fabric: their placement class
     bool operator==(const Pace&) const = default;
   };
   std::vector<Pace> job_pace(s.jobs.size());
@@ -344,6 +411,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
           if (alloc.owner(g) == job && !cut_off[static_cast<std::size_t>(g)]) p.bw = std::min(p.bw, fstate->bw_frac(g));
         if (p.bw <= 0) continue; // GPUs there are cut off: the job is interrupted, not slowed
       }
+      if (fabric_comms[j]) p.placement = job_placement_key[j];
       if (facility) p.clock = facility->job_clock(job); // thermal throttling, power capping
       for (const auto& [g, clock] : slow_gpus)
         if (alloc.owner(g) == job) p.clock = std::min(p.clock, clock);
@@ -353,6 +421,11 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
       if (stall && p.bw < job_pace[j].bw) jobs[j]->stall(sim::to_ticks(s.fabric->reroute_s));
       job_pace[j] = p;
       double slowdown = 1.0;
+      if (fabric_comms[j]) {
+        fabric_comms[j]->set_placement_key(p.placement);
+        fabric_comms[j]->set_scale_out_bw_frac(p.bw);
+        fabric_comms[j]->set_nvlink_bw_frac(p.nvlink);
+      }
       if (step_models[j]) {
         comms[j].set_scale_out_bw_frac(p.bw);
         comms[j].set_nvlink_bw_frac(p.nvlink);
@@ -544,10 +617,16 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     req.gpus = spec.gpus;
     req.min_gpus = static_cast<int>(std::ceil(spec.gpus * spec.min_gpus_frac));
     if (auto* job = jobs[j].get()) {
-      req.control.place = [job](int gpus) { job->place(gpus); };
+      req.control.place = [job, &update_paces](int gpus) {
+        job->place(gpus);
+        update_paces(false); // its pace on the GPUs it got (slow GPUs, degraded links, placement)
+      };
       req.control.request_stop = [job](std::function<void()> stopped) { job->request_stop(std::move(stopped)); };
       req.control.release = [job] { job->release(); };
-      req.control.resize = [job](int gpus) { job->resize(gpus); };
+      req.control.resize = [job, &update_paces](int gpus) {
+        job->resize(gpus);
+        update_paces(false);
+      };
       job->set_completion_hook([&scheduler, &services, j] {
         scheduler.completed(static_cast<int>(j)); // queued training jobs first, then services short of GPUs
         for (auto& sv : services)

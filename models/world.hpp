@@ -25,16 +25,19 @@
 // 1/b: step·((1 − c)/f + c/b). The extra time over the healthy step is `degraded`.
 #pragma once
 
+#include "models/fabric/fabric_comm_model.hpp"
 #include "models/fabric/fabric_platform.hpp"
 #include "models/hardware/layout.hpp"
 #include "models/hardware/rack_platform.hpp"
 #include "models/ledger/replica_result.hpp"
 #include "models/scenario.hpp"
+#include "models/workload/step_model.hpp"
 #include "models/workload/training_job.hpp"
 #include "sim/platform.hpp"
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace dcsim {
@@ -56,6 +59,14 @@ public:
   const std::vector<workload::JobTiming>& job_timing() const { return timing_; }
   /// Expected failure rate over each job's initial GPUs, per hour.
   const std::vector<double>& job_failure_rate_per_h() const { return job_rate_per_h_; }
+  /// The healthy step of a job described by a model (its GPUs placed alone on the healthy cluster, the
+  /// cross-domain collectives played on the fabric when there is one); nullopt for other jobs.
+  const std::optional<workload::StepBreakdown>& healthy_step(int job) const {
+    return healthy_steps_.at(static_cast<std::size_t>(job));
+  }
+  /// The fabric communication model of a job (nullptr without a fabric or a model): its cache holds
+  /// the probes played so far.
+  const fabric::FabricCommModel* fabric_comm(int job) const { return fabric_comms_.at(static_cast<std::size_t>(job)).get(); }
 
   /// Runs replica `replica` to the scenario's end. At most once per process.
   ledger::ReplicaResult run_replica(int replica, const std::function<void(double)>& progress = {});
@@ -70,6 +81,8 @@ private:
   std::unique_ptr<fabric::FabricPlatform> fabric_;
   std::vector<int> mode_units_;           ///< population of each failure mode
   std::vector<double> healthy_step_s_;    ///< per job
+  std::vector<std::optional<workload::StepBreakdown>> healthy_steps_;          ///< per job: model jobs
+  std::vector<std::unique_ptr<fabric::FabricCommModel>> fabric_comms_;        ///< per job: model jobs on a fabric
   std::vector<workload::JobTiming> timing_;
   std::vector<double> job_rate_per_h_;
   bool ran_ = false;

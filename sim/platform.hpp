@@ -97,6 +97,19 @@ public:
   void transfer(int src_host, int dst_host, double bytes, std::function<void(bool ok)> done);
   int transfers_in_flight() const { return in_flight_; }
 
+  /// One transfer of `play_isolated`.
+  struct Flow {
+    int src_host = -1;
+    int dst_host = -1;
+    double bytes = 0;
+  };
+  /// Starts all `flows` at SimGrid's current date, runs the engine until each has ended and returns
+  /// their durations in seconds, in order (negative for a flow that failed: an endpoint or a link on
+  /// its route is off). SimGrid's clock moves past their end and cannot come back: call this only in a
+  /// process that is discarded afterwards (sim::run_in_child), never in one that goes on simulating.
+  /// The event queue is neither read nor advanced.
+  std::vector<double> play_isolated(const std::vector<Flow>& flows);
+
   /// SimGrid's current date in ticks.
   static Tick clock_ticks();
 

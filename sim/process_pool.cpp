@@ -143,4 +143,63 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
   return results;
 }
 
+std::string run_in_child(const std::function<std::string()>& body) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(fmt::format("pipe failed: {}", std::strerror(errno)));
+  std::fflush(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
+    std::string out;
+    char status = 'o';
+    try {
+      out = body();
+    } catch (const std::exception& e) {
+      status = 'e';
+      out = e.what();
+    } catch (...) {
+      status = 'e';
+      out = "unknown exception";
+    }
+    out.insert(out.begin(), status);
+    const char* p = out.data();
+    std::size_t left = out.size();
+    while (left > 0) {
+      const ssize_t n = ::write(fds[1], p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) ::_exit(3);
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    ::_exit(0); // no destructors: the parent owns everything
+  }
+  ::close(fds[1]);
+  std::string in;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    in.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    throw std::runtime_error(fmt::format("child killed by signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status))));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || in.empty())
+    throw std::runtime_error(fmt::format("child failed (exit status {})", WEXITSTATUS(status)));
+  if (in.front() == 'e') throw std::runtime_error(in.substr(1));
+  return in.substr(1);
+}
+
 } // namespace dcsim::sim

@@ -32,6 +32,13 @@ CommGroup StepModel::group(GroupAxis axis) const {
   return make(1, 1);
 }
 
+std::vector<CommGroup> StepModel::groups() const {
+  std::vector<CommGroup> out;
+  for (GroupAxis axis : {GroupAxis::TP, GroupAxis::CP, GroupAxis::EP, GroupAxis::DP, GroupAxis::EXPERT_DP, GroupAxis::PP})
+    out.push_back(group(axis));
+  return out;
+}
+
 const StepBreakdown& StepModel::evaluate(double gpu_speed_frac) {
   const StepState state{gpu_speed_frac, comm_->state_signature()};
   auto it = cache_.find(state);

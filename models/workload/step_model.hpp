@@ -71,6 +71,7 @@
 #include <cstdint>
 #include <map>
 #include <utility>
+#include <vector>
 
 namespace dcsim::workload {
 
@@ -126,6 +127,8 @@ public:
   const ModelJobSpec& job() const { return job_; }
   /// The communication groups of the job as the step model places them (for fabric models and tests).
   CommGroup group(GroupAxis axis) const;
+  /// The groups of every axis (what a fabric model probes together).
+  std::vector<CommGroup> groups() const;
 
 private:
   ModelJobSpec job_;

@@ -1,12 +1,16 @@
 #include "tools/dcsim/step_report.hpp"
 
 #include "models/workload/step_model.hpp"
+#include "models/world.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 namespace dcsim::tools {
 
@@ -16,11 +20,42 @@ constexpr double FLOPS_PER_TFLOPS = 1e12;
 
 std::string percent(double part, double whole) { return fmt::format("{:5.1f}%", whole > 0 ? 100 * part / whole : 0.0); }
 
-std::string model_job_text(const workload::JobSpec& job, const Scenario& s) {
+/// The healthy step of each model job: with a fabric, from a World (its collectives played on the
+/// SimGrid fabric, the job placed alone); without, from the alpha-beta network. Also says which.
+struct ModelSteps {
+  std::vector<std::optional<workload::StepBreakdown>> steps;
+  std::vector<std::string> network;
+};
+
+ModelSteps model_steps(const Scenario& scenario) {
+  ModelSteps out;
+  const bool any_model = std::any_of(scenario.jobs.begin(), scenario.jobs.end(), [](const auto& j) { return j.model; });
+  std::unique_ptr<World> world;
+  if (scenario.fabric && any_model) world = std::make_unique<World>(scenario); // one per process: `dcsim step` is one
+  for (std::size_t i = 0; i < scenario.jobs.size(); ++i) {
+    const auto& job = scenario.jobs[i];
+    if (!job.model) {
+      out.steps.emplace_back();
+      out.network.emplace_back();
+    } else if (world) {
+      const int j = static_cast<int>(i);
+      out.steps.push_back(world->healthy_step(j));
+      const fabric::FabricCommModel* comm = world->fabric_comm(j);
+      out.network.push_back(fmt::format("played on the fabric ({} flows in {} probe{})", comm->flows_played(),
+                                        comm->probes(), comm->probes() == 1 ? "" : "s"));
+    } else {
+      out.steps.push_back(workload::healthy_step(*job.model, scenario.hardware, scale_out_gbps(scenario)));
+      out.network.emplace_back("alpha-beta (no fabric in the scenario)");
+    }
+  }
+  return out;
+}
+
+std::string model_job_text(const workload::JobSpec& job, const Scenario& s, const workload::StepBreakdown& b,
+                           const std::string& network) {
   const auto& mj = *job.model;
   const auto& m = mj.model;
   const auto& p = mj.parallelism;
-  const workload::StepBreakdown b = workload::healthy_step(mj, s.hardware, scale_out_gbps(s));
   std::string out = fmt::format(
       "job {}: {} GPUs = tp {} × pp {} × dp {} × cp {} (ep {}, virtual stages {}, zero {}), {} on {}, recompute {}\n",
       job.name, job.gpus, p.tp, p.pp, p.dp, p.cp, p.ep, p.virtual_stages, p.zero,
@@ -28,7 +63,7 @@ std::string model_job_text(const workload::JobSpec& job, const Scenario& s) {
   out += fmt::format("  {} micro-batches of {} × {} tokens per pipeline; {:.4g} tokens per step\n", b.micro_batches,
                      m.micro_batch, m.seq_len, b.tokens_per_step);
   const double st = b.step_time_s;
-  out += fmt::format("  step time            {:12.4f} s\n", st);
+  out += fmt::format("  step time            {:12.4f} s   (scale-out collectives: {})\n", st, network);
   const std::pair<const char*, double> parts[] = {
       {"compute", b.compute_s},          {"pipeline bubble", b.bubble_s}, {"tp (NVLink)", b.tp_s},
       {"pp (point-to-point)", b.pp_s},   {"dp (gradients, ZeRO)", b.dp_s}, {"cp (K/V exchange)", b.cp_s},
@@ -61,25 +96,29 @@ std::string measured_job_text(const workload::JobSpec& job, const Scenario& s) {
 } // namespace
 
 std::string step_report_text(const Scenario& scenario) {
+  const ModelSteps steps = model_steps(scenario);
   std::string out;
   for (std::size_t i = 0; i < scenario.jobs.size(); ++i) {
     if (i) out += "\n";
     const auto& job = scenario.jobs[i];
-    out += job.model ? model_job_text(job, scenario) : measured_job_text(job, scenario);
+    out += job.model ? model_job_text(job, scenario, *steps.steps[i], steps.network[i]) : measured_job_text(job, scenario);
   }
   return out;
 }
 
 std::string step_report_json(const Scenario& scenario) {
   using Json = nlohmann::ordered_json;
+  const ModelSteps steps = model_steps(scenario);
   std::string out;
-  for (const auto& job : scenario.jobs) {
+  for (std::size_t i = 0; i < scenario.jobs.size(); ++i) {
+    const auto& job = scenario.jobs[i];
     Json j;
     j["job"] = job.name;
     j["gpus"] = job.gpus;
     if (job.model) {
-      const workload::StepBreakdown b = workload::healthy_step(*job.model, scenario.hardware, scale_out_gbps(scenario));
+      const workload::StepBreakdown& b = *steps.steps[i];
       j["source"] = "model";
+      j["scale_out_network"] = steps.network[i];
       j["step_time_s"] = b.step_time_s;
       j["compute_s"] = b.compute_s;
       j["bubble_s"] = b.bubble_s;

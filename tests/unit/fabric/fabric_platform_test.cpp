@@ -1,17 +1,9 @@
 // FabricPlatform on SimGrid: transfer times between racks against hand calculations, failures.
 // One engine per process: every TEST_CASE here runs in its own process (catch_discover_tests).
-#include "models/fabric/fabric_platform.hpp"
-#include "models/hardware/rack_platform.hpp"
 #include "tests/unit/fabric/fabric_test_support.hpp"
 
 #include <catch2/catch.hpp>
-#include <simgrid/Exception.hpp>
-#include <simgrid/s4u/Actor.hpp>
-#include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
-#include <simgrid/s4u/Host.hpp>
-
-#include <memory>
 
 using namespace dcsim;
 using namespace dcsim::fabric;
@@ -19,57 +11,6 @@ using namespace dcsim::fabric::test;
 namespace sg4 = simgrid::s4u;
 
 namespace {
-
-/// Four NVL72 racks with their NVLink ports and the fabric, routed like models/world.cpp would.
-struct Bench {
-  hardware::HardwareSpec hardware;
-  hardware::Layout layout;
-  ClosGraph graph;
-  std::unique_ptr<sim::Platform> platform;
-  std::unique_ptr<hardware::RackPlatform> racks;
-  std::unique_ptr<FabricPlatform> fabric;
-
-  explicit Bench(const FabricSpec& spec)
-      : hardware(make_hardware()), layout(hardware, hardware::ClusterSpec{4}), graph(ClosPlan(spec, layout)) {
-    platform = std::make_unique<sim::Platform>("fabric-test");
-    racks = std::make_unique<hardware::RackPlatform>(layout, hardware, *platform);
-    fabric = std::make_unique<FabricPlatform>(graph, *platform);
-    platform->set_router([this](int a, int b, std::vector<int>& links, double& latency_s) {
-      const int ga = racks->gpu_of_host(a), gb = racks->gpu_of_host(b);
-      if (racks->route(ga, gb, links, latency_s)) return;
-      if (fabric->route(ga, gb, links, latency_s)) return;
-      throw std::logic_error("no route");
-    });
-    platform->seal();
-  }
-  static hardware::HardwareSpec make_hardware() {
-    hardware::HardwareSpec h;
-    h.gpu.peak_tflops = 4000;
-    h.rack.kind = hardware::RackKind::NVL72;
-    h.rack.gpus = 72;
-    h.rack.gpus_per_tray = 4;
-    h.rack.nvlink_gbps = 28800;
-    return h;
-  }
-  sg4::Host* host(int gpu) const { return platform->host(racks->gpu_host(gpu)); }
-
-  /// Sends `bytes` from each src[i] to dst[i] at once, one actor per transfer so that each completion
-  /// date is its own; returns the dates (-1: the transfer failed).
-  std::vector<double> transfer(const std::vector<int>& src, const std::vector<int>& dst, double bytes) {
-    std::vector<double> done(src.size(), -2);
-    for (std::size_t i = 0; i < src.size(); ++i)
-      sg4::Actor::create("driver" + std::to_string(i), host(src[i]), [this, &done, &src, &dst, bytes, i] {
-        try {
-          sg4::Comm::sendto(host(src[i]), host(dst[i]), bytes);
-          done[i] = sg4::Engine::get_clock();
-        } catch (const simgrid::NetworkFailureException&) {
-          done[i] = -1;
-        }
-      });
-    sg4::Engine::get_instance()->run();
-    return done;
-  }
-};
 
 // 4 racks, radix 64 (d = u = 32): one group of 4 racks, 8 rails per leaf -> 9 leaves of 32 GPUs; leaf 0
 // holds slots 0-7 of racks 0-3, leaf 1 slots 8-15.
