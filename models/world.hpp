@@ -53,6 +53,8 @@ public:
   const Scenario& scenario() const { return scenario_; }
   const hardware::Layout& layout() const { return layout_; }
   sim::Platform& platform() { return *platform_; }
+  /// The GPUs' hosts and NVLink ports.
+  const hardware::RackPlatform& racks() const { return *racks_; }
   /// The fabric, when the scenario has one.
   const fabric::FabricPlatform* fabric() const { return fabric_.get(); }
   /// Derived timing of each job (checkpoint interval resolved, rounded to steps).

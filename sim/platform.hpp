@@ -97,18 +97,20 @@ public:
   void transfer(int src_host, int dst_host, double bytes, std::function<void(bool ok)> done);
   int transfers_in_flight() const { return in_flight_; }
 
-  /// One transfer of `play_isolated`.
+  /// One transfer of `rates_isolated`.
   struct Flow {
     int src_host = -1;
     int dst_host = -1;
     double bytes = 0;
   };
-  /// Starts all `flows` at SimGrid's current date, runs the engine until each has ended and returns
-  /// their durations in seconds, in order (negative for a flow that failed: an endpoint or a link on
-  /// its route is off). SimGrid's clock moves past their end and cannot come back: call this only in a
-  /// process that is discarded afterwards (sim::run_in_child), never in one that goes on simulating.
-  /// The event queue is neither read nor advanced.
-  std::vector<double> play_isolated(const std::vector<Flow>& flows);
+  /// Starts all `flows` at SimGrid's current date and returns the rate (bytes/s) SimGrid's sharing
+  /// gives each while all are in flight, in order (0 for a flow that cannot run: an endpoint or a link
+  /// on its route is off). Measured as the bytes each moves between `settle_s` (past route latencies)
+  /// and `settle_s + window_s` after the start; flows must be large enough not to end before that.
+  /// SimGrid's clock moves and cannot come back: call this only in a process that is discarded
+  /// afterwards (sim::run_in_child), never in one that goes on simulating. The event queue is neither
+  /// read nor advanced.
+  std::vector<double> rates_isolated(const std::vector<Flow>& flows, double settle_s, double window_s);
 
   /// SimGrid's current date in ticks.
   static Tick clock_ticks();
@@ -121,6 +123,7 @@ private:
   Tick armed_date_ = -1;
   bool simgrid_mode_ = false; ///< a kernel timer follows the queue's head
   int in_flight_ = 0;
+  bool isolated_ = false; ///< rates_isolated has run
   std::unique_ptr<Transfers> transfers_;
   std::vector<char> host_on_;      ///< desired state per host
   std::vector<char> host_pending_; ///< per host: listed in host_changed_

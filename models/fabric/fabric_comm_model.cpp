@@ -3,6 +3,7 @@
 #include "sim/process_pool.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
@@ -24,6 +25,11 @@ std::uint64_t splitmix64(std::uint64_t x) {
 }
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+// Rates are read between these dates after the flows start: past any route latency (microseconds),
+// long before a flow of PROBE_BYTES could end (seconds).
+constexpr double SETTLE_S = 1e-3;
+constexpr double WINDOW_S = 1e-3;
 
 } // namespace
 
@@ -91,26 +97,25 @@ double FabricCommModel::measured_bytes_per_s(workload::Collective kind, const wo
 }
 
 void FabricCommModel::probe(const std::vector<Shape>& shapes) const {
-  const std::string reply = sim::run_in_child([&] {
-    const std::vector<double> values = play(shapes, placement_());
-    std::string out(values.size() * sizeof(double), '\0');
-    std::memcpy(out.data(), values.data(), out.size());
-    return out;
-  });
-  if (reply.size() != (shapes.size() + 1) * sizeof(double))
-    throw std::logic_error("FabricCommModel: malformed probe reply");
-  std::vector<double> values(shapes.size() + 1);
-  std::memcpy(values.data(), reply.data(), reply.size());
   std::uint64_t fabric_state = mix(1469598103934665603ULL, placement_key_);
   fabric_state = mix(fabric_state, std::bit_cast<std::uint64_t>(scale_out_bw_frac_));
-  for (std::size_t i = 0; i < shapes.size(); ++i)
-    measured_[ShapeKey{fabric_state, static_cast<int>(shapes[i].pattern), shapes[i].ranks, shapes[i].stride}] =
-        values[i];
+  for (const Shape& shape : shapes) { // one child per shape: its flows stay in flight in that child
+    const std::string reply = sim::run_in_child([&] {
+      const std::array<double, 2> values = play(shape, placement_());
+      std::string out(sizeof values, '\0');
+      std::memcpy(out.data(), values.data(), out.size());
+      return out;
+    });
+    std::array<double, 2> values{};
+    if (reply.size() != sizeof values) throw std::logic_error("FabricCommModel: malformed probe reply");
+    std::memcpy(values.data(), reply.data(), reply.size());
+    measured_[ShapeKey{fabric_state, static_cast<int>(shape.pattern), shape.ranks, shape.stride}] = values[0];
+    flows_played_ += static_cast<long long>(values[1]);
+  }
   ++probes_;
-  flows_played_ += static_cast<long long>(values.back());
 }
 
-std::vector<double> FabricCommModel::play(const std::vector<Shape>& shapes, const std::vector<int>& rank_gpus) const {
+std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vector<int>& rank_gpus) const {
   const ClosPlan& plan = fabric_->graph().plan();
   const hardware::Layout& layout = plan.layout();
   const int G = static_cast<int>(rank_gpus.size());
@@ -127,78 +132,68 @@ std::vector<double> FabricCommModel::play(const std::vector<Shape>& shapes, cons
     usable[at(r)] = !fabric_->cut_off(gpu) && platform_->host_on(racks_->gpu_host(gpu));
   }
 
-  std::vector<double> out;
-  long long played = 0;
-  for (const Shape& shape : shapes) {
-    const int n = shape.ranks, s = shape.stride;
-    std::vector<sim::Platform::Flow> flows;
-    std::vector<int> sender;             // per flow: the member (rank) that sends it
-    std::vector<double> member_bytes(at(G), 0.0);
-    auto add = [&](int from, int to, double bytes) {
-      if (!usable[at(from)] || !usable[at(to)]) return;
-      flows.push_back({racks_->gpu_host(rank_gpus[at(from)]), racks_->gpu_host(rank_gpus[at(to)]), bytes});
-      sender.push_back(from);
-      member_bytes[at(from)] += bytes;
-    };
-    if (shape.pattern == Pattern::PAIR) {
-      bool first = true;
-      for (int r = 0; r + s < G; ++r) {
-        if (layout.domain_of(rank_gpus[at(r)]) == layout.domain_of(rank_gpus[at(r + s)])) continue;
-        if (all_groups || first || degraded[at(r)] || degraded[at(r + s)]) add(r, r + s, PROBE_BYTES);
-        first = false;
+  const int n = shape.ranks, s = shape.stride;
+  std::vector<sim::Platform::Flow> flows;
+  std::vector<int> sender;             // per flow: the member (rank) that sends it
+  std::vector<double> member_bytes(at(G), 0.0);
+  auto add = [&](int from, int to, double bytes) {
+    if (!usable[at(from)] || !usable[at(to)]) return;
+    flows.push_back({racks_->gpu_host(rank_gpus[at(from)]), racks_->gpu_host(rank_gpus[at(to)]), bytes});
+    sender.push_back(from);
+    member_bytes[at(from)] += bytes;
+  };
+  if (shape.pattern == Pattern::PAIR) {
+    bool first = true;
+    for (int r = 0; r + s < G; ++r) {
+      if (layout.domain_of(rank_gpus[at(r)]) == layout.domain_of(rank_gpus[at(r + s)])) continue;
+      if (all_groups || first || degraded[at(r)] || degraded[at(r + s)]) add(r, r + s, PROBE_BYTES);
+      first = false;
+    }
+  } else if (n >= 2 && G % n == 0) {
+    const int groups = G / n;
+    std::vector<std::vector<int>> buckets; // the group's members by NVLink domain, in rank order
+    for (int q = 0; q < groups; ++q) {
+      const int base = (q / s) * s * n + q % s;
+      bool play_it = all_groups || q == 0;
+      buckets.clear();
+      int last_domain = -1;
+      for (int i = 0; i < n; ++i) {
+        const int r = base + i * s;
+        if (r >= G) break;
+        play_it = play_it || degraded[at(r)];
+        const int d = layout.domain_of(rank_gpus[at(r)]);
+        if (d != last_domain) buckets.emplace_back();
+        buckets.back().push_back(r);
+        last_domain = d;
       }
-    } else if (n >= 2 && G % n == 0) {
-      const int groups = G / n;
-      std::vector<std::vector<int>> buckets; // the group's members by NVLink domain, in rank order
-      for (int q = 0; q < groups; ++q) {
-        const int base = (q / s) * s * n + q % s;
-        bool play_it = all_groups || q == 0;
-        buckets.clear();
-        int last_domain = -1;
-        for (int i = 0; i < n; ++i) {
-          const int r = base + i * s;
-          if (r >= G) break;
-          play_it = play_it || degraded[at(r)];
-          const int d = layout.domain_of(rank_gpus[at(r)]);
-          if (d != last_domain) buckets.emplace_back();
-          buckets.back().push_back(r);
-          last_domain = d;
-        }
-        const std::size_t D = buckets.size();
-        if (!play_it || D < 2) continue;
-        for (std::size_t d = 0; d < D; ++d)
-          for (std::size_t j = 0; j < buckets[d].size(); ++j) {
-            if (shape.pattern == Pattern::RING) {
-              const auto& next = buckets[(d + 1) % D];
-              add(buckets[d][j], next[j % next.size()], PROBE_BYTES);
-            } else {
-              for (std::size_t e = 0; e < D; ++e)
-                if (e != d)
-                  add(buckets[d][j], buckets[e][j % buckets[e].size()],
-                      static_cast<double>(buckets[e].size()) * PROBE_BYTES);
-            }
+      const std::size_t D = buckets.size();
+      if (!play_it || D < 2) continue;
+      for (std::size_t d = 0; d < D; ++d)
+        for (std::size_t j = 0; j < buckets[d].size(); ++j) {
+          if (shape.pattern == Pattern::RING) {
+            const auto& next = buckets[(d + 1) % D];
+            add(buckets[d][j], next[j % next.size()], PROBE_BYTES);
+          } else {
+            for (std::size_t e = 0; e < D; ++e)
+              if (e != d)
+                add(buckets[d][j], buckets[e][j % buckets[e].size()],
+                    static_cast<double>(buckets[e].size()) * PROBE_BYTES);
           }
-      }
+        }
     }
-    if (flows.empty()) {
-      out.push_back(0.0);
-      continue;
-    }
-    const std::vector<double> durations = platform_->play_isolated(flows);
-    played += static_cast<long long>(flows.size());
-    std::vector<double> member_s(at(G), 0.0);
-    for (std::size_t f = 0; f < flows.size(); ++f)
-      if (durations[f] > 0) member_s[at(sender[f])] = std::max(member_s[at(sender[f])], durations[f]);
-    double slowest = 0.0; // the least rate of any member: the collective waits for it
-    for (int r = 0; r < G; ++r)
-      if (member_s[at(r)] > 0) {
-        const double rate = member_bytes[at(r)] / member_s[at(r)];
-        slowest = slowest == 0.0 ? rate : std::min(slowest, rate);
-      }
-    out.push_back(slowest);
   }
-  out.push_back(static_cast<double>(played));
-  return out;
+  if (flows.empty()) return {0.0, 0.0};
+  const std::vector<double> rates = platform_->rates_isolated(flows, SETTLE_S, WINDOW_S);
+  std::vector<double> member_s(at(G), 0.0); // time each member needs at these rates for all its bytes
+  for (std::size_t f = 0; f < flows.size(); ++f)
+    if (rates[f] > 0) member_s[at(sender[f])] = std::max(member_s[at(sender[f])], flows[f].bytes / rates[f]);
+  double slowest = 0.0; // the least rate of any member: the collective waits for it
+  for (int r = 0; r < G; ++r)
+    if (member_s[at(r)] > 0) {
+      const double rate = member_bytes[at(r)] / member_s[at(r)];
+      slowest = slowest == 0.0 ? rate : std::min(slowest, rate);
+    }
+  return {slowest, static_cast<double>(flows.size())};
 }
 
 } // namespace dcsim::fabric

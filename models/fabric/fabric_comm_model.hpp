@@ -7,23 +7,22 @@
 // job's real placement. Contention between groups at oversubscribed or degraded bundles, a job spread
 // over more leaves, failed ports, leaves, spines and planes all reach the step time this way.
 //
-// The probe of one group shape plays, all at once, one bandwidth-equivalent flow per member and peer
-// (SIMGRID-NOTES.md §3, "agg": a ring's D−1 steps collapsed into one transfer carrying their bytes,
-// their latencies added analytically by the formulas), Q = PROBE_BYTES each:
+// The probe of one group shape starts, all at once, one bandwidth-equivalent flow per member and peer
+// (SIMGRID-NOTES.md §3, "agg": a ring's D−1 steps collapsed into one transfer, their latencies added
+// analytically by the formulas) and reads the rate SimGrid's max-min sharing gives each flow while all
+// are in flight. A member's rate is its bytes over the time its slowest flow would need at that rate;
+// B_net is the least member rate: a collective's steps run in lockstep, so no member finishes early and
+// frees bandwidth for the others, and the slowest member sets the pace. Q = PROBE_BYTES per unit:
 //   RING      (all-reduce, reduce-scatter, all-gather: the inter-domain phase of TP, CP, DP, expert DP)
 //             member j of the group's domain d sends Q to member j of domain d + 1 (mod D)
-//             B_net = Q / T
 //   ALL_TO_ALL (EP), routed as NCCL's PXN does: data for a remote GPU first crosses NVLink to the local
 //             GPU on the destination's rail, so on the fabric member j of domain d sends k'·Q to member
-//             j (mod k') of every other domain d' of k' members
-//             B_net = (n − k)·Q / T     (the bytes each member sends across domains, per second)
+//             j (mod k') of every other domain d' of k' members (member bytes (n − k)·Q)
 //   SEND_RECV (PP): every pipeline boundary at once, rank r sends Q to rank r + stride
-//             B_net = Q / T
-// T = the time the last flow ends (a collective is as slow as its slowest member). Flows with an
-// endpoint down or cut off are not played (the job is interrupted, not slowed, when that happens). The
-// step model then uses B_net × nic_efficiency_frac (the NIC's achievable share of its line rate, the
-// only factor of alpha_beta_params that belongs to the endpoint rather than to the fabric). NVLink
-// stays analytic: a domain's switch is non-blocking, its share set by set_nvlink_bw_frac.
+// Flows with an endpoint down or cut off are not played (the job is interrupted, not slowed, when that
+// happens). The step model then uses B_net × nic_efficiency_frac (the NIC's achievable share of its
+// line rate, the only factor of alpha_beta_params that belongs to the endpoint rather than to the
+// fabric). NVLink stays analytic: a domain's switch is non-blocking, its share set by set_nvlink_bw_frac.
 //
 // Symmetry and aggregation. Flows of different groups can only meet on a leaf or pod bundle, and only
 // bundles that can saturate are on routes (fabric_platform.hpp). When no bundle under the job's GPUs is
@@ -35,10 +34,10 @@
 // (state_signature) is a class of states: the multiset of the job's GPUs per leaf (leaves are taken as
 // interchangeable), the least share of scale-out bandwidth left to the job's GPUs and the NVLink share,
 // both set by the caller. States of one class are taken to play alike; the first state met in a class
-// is played and later ones reuse its answer. All group shapes announced by expect() are probed together.
+// is played and later ones reuse its answer. A miss probes every group shape announced by expect().
 //
-// The clock. Playing flows moves SimGrid's clock, which cannot go back: each probe runs in a forked
-// child (sim::run_in_child) that plays on its copy of the platform, reports the bandwidths and exits.
+// The clock. Playing flows moves SimGrid's clock, which cannot go back: each shape is played in a
+// forked child (sim::run_in_child) on its copy of the platform, which reports the bandwidth and exits.
 // The caller's clock, platform and event queue are untouched, so probes may run in the process that
 // builds the platform before replicas fork (whose caches the replicas inherit) and inside a replica.
 #pragma once
@@ -47,6 +46,7 @@
 #include "models/hardware/rack_platform.hpp"
 #include "models/workload/comm_model.hpp"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -55,7 +55,7 @@
 
 namespace dcsim::fabric {
 
-/// Bytes of each probe flow: large enough that route latency (microseconds) is below 1e-6 of T.
+/// Bytes of each probe flow: none can end while the rates are read (milliseconds after the start).
 inline constexpr double PROBE_BYTES = 1e12;
 
 class FabricCommModel final : public workload::CommModel {
@@ -85,7 +85,7 @@ public:
   /// Measured B_net of the group's pattern in the current state class, bytes/s per member, before
   /// nic_efficiency_frac; probes on a miss.
   double measured_bytes_per_s(workload::Collective kind, const workload::CommGroup& group) const;
-  /// Probes run so far (child processes), and flows they played.
+  /// Probes run so far (one per cache miss, a child process per group shape), and flows they played.
   int probes() const { return probes_; }
   long long flows_played() const { return flows_played_; }
 
@@ -117,9 +117,9 @@ private:
     int ranks;
     int stride;
   };
-  /// Plays each shape on the current platform (in this process: the caller forks) and returns B_net per
-  /// shape (0 when it has no flow across domains), then the number of flows played.
-  std::vector<double> play(const std::vector<Shape>& shapes, const std::vector<int>& rank_gpus) const;
+  /// Plays a shape on the current platform (in this process: the caller forks) and returns its B_net
+  /// (0 when it has no flow across domains) and the number of flows played.
+  std::array<double, 2> play(const Shape& shape, const std::vector<int>& rank_gpus) const;
   void probe(const std::vector<Shape>& shapes) const;
 };
 
