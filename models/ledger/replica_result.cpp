@@ -118,19 +118,21 @@ std::vector<double> cluster_ledger_gpu_h(const ReplicaResult& r) {
 Metrics cluster_metrics(const ReplicaResult& r) {
   const double gpu_h = static_cast<double>(r.gpus) * sim::to_hours(r.duration);
   double productive_gpu_h = 0;
-  double retained_flops = 0;
+  double retained_peak_s = 0; // retained model FLOPs of each job ÷ the peak at its own precision
   std::uint64_t failures = 0;
   for (const auto& job : r.jobs) {
     productive_gpu_h += job_state_gpu_h(job, JobTime::PRODUCTIVE);
     // Productive GPU-seconds / GPUs asked = seconds of full-size steps.
-    retained_flops += job.model_flops_per_step * job.gpu_h[static_cast<std::size_t>(JobTime::PRODUCTIVE)] * 3600.0 /
-                      job.gpus / job.step_time_s;
+    const double retained_flops = job.model_flops_per_step *
+                                  job.gpu_h[static_cast<std::size_t>(JobTime::PRODUCTIVE)] * 3600.0 / job.gpus /
+                                  job.step_time_s;
+    retained_peak_s += retained_flops / (job.peak_flops_per_gpu > 0 ? job.peak_flops_per_gpu : r.peak_flops_per_gpu);
   }
   for (const auto& m : r.modes)
     failures += m.failures;
   Metrics m = {
       {"goodput_frac", productive_gpu_h / gpu_h},
-      {"effective_mfu_frac", retained_flops / (r.peak_flops_per_gpu * r.gpus * sim::to_seconds(r.duration))},
+      {"effective_mfu_frac", retained_peak_s / (r.gpus * sim::to_seconds(r.duration))},
       {"failures", static_cast<double>(failures)},
       {"preemptions", static_cast<double>(r.preemptions)},
   };

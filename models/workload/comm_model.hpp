@@ -2,9 +2,10 @@
 //
 // The step model (step_model.hpp) describes each communication of a training step as a collective of a
 // kind over a group of the job's GPUs, with a byte count, and asks a CommModel for its duration. Two
-// implementations are meant to exist: AlphaBetaCommModel below (closed form, engine-free), and one that
-// plays the collective as SimGrid communications on the fabric (so that contention, placement and failed
-// links shape it). A CommModel's answer may depend on state (healthy or degraded bandwidth per GPU,
+// implementations: AlphaBetaCommModel below (closed form, engine-free), and fabric::FabricCommModel
+// (models/fabric/fabric_comm_model.hpp), which uses the same formulas with the scale-out bandwidth
+// measured by playing the collective as SimGrid communications on the fabric (so that contention,
+// placement and failed links shape it). A CommModel's answer may depend on state (healthy or degraded bandwidth per GPU,
 // failed planes or links); `state_signature()` changes whenever that state changes, so callers can cache
 // anything derived from the answers under it.
 //

@@ -138,8 +138,8 @@ private:
   std::map<StepState, StepBreakdown> cache_;
 };
 
-/// The healthy step of a model-derived job on a scenario's hardware, with the alpha-beta network
-/// (alpha_beta_params) standing for the fabric until the fabric model provides a CommModel.
+/// The healthy step of a model-derived job on a scenario's hardware with the alpha-beta network
+/// (alpha_beta_params). With a fabric, World plays the collectives on it instead (FabricCommModel).
 StepBreakdown healthy_step(const ModelJobSpec& job, const hardware::HardwareSpec& hardware, double scale_out_gbps = 0);
 
 } // namespace dcsim::workload

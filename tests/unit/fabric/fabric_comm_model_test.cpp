@@ -157,3 +157,15 @@ TEST_CASE("run_in_child returns the child's answer and its exception, and the pa
   CHECK_THROWS_WITH(sim::run_in_child([]() -> std::string { throw std::runtime_error("probe failed"); }),
                     "probe failed");
 }
+
+TEST_CASE("halving the fabric's port speed doubles a DP reduce-scatter's bandwidth term, as alpha-beta says",
+          "[fabric][comm]") {
+  Bench b(make_spec(8, 100, 2, 64)); // 8 x 100G: 1e11 B/s per GPU, half the other tests' fabric
+  workload::AlphaBetaCommModel::Params p = params();
+  p.scale_out_latency_s = 0; // the bandwidth term alone
+  FabricCommModel comm(*b.fabric, *b.platform, *b.racks, p, NIC_EFFICIENCY, placement(4));
+  CHECK(comm.measured_bytes_per_s(Collective::REDUCE_SCATTER, dp_group()) == Approx(GPU_BYTES_PER_S / 2).epsilon(1e-6));
+  // (D − 1)/D · S / (B · η) with D = 4 racks: twice the time at 2e11 B/s.
+  const double full_speed_s = 3.0 / 4 * 4e9 / (GPU_BYTES_PER_S * NIC_EFFICIENCY);
+  CHECK(comm.time_s(Collective::REDUCE_SCATTER, dp_group(), 4e9) == Approx(2 * full_speed_s).epsilon(1e-6));
+}
