@@ -82,11 +82,13 @@ void Allocator::on_health_change(int gpu, bool up) {
 }
 
 void Allocator::set_draining(hardware::GpuRange gpus, bool draining) {
+  for (int g = gpus.first; g < gpus.end(); ++g)
+    if (!draining && draining_[static_cast<std::size_t>(g)] == 0)
+      throw std::logic_error("Allocator::set_draining: ending a drain of a GPU that is not draining");
   for (int g = gpus.first; g < gpus.end(); ++g) {
-    char& d = draining_[static_cast<std::size_t>(g)];
-    if (d == static_cast<char>(draining)) continue;
+    std::uint16_t& d = draining_[static_cast<std::size_t>(g)];
     const bool was_usable = usable(g);
-    d = static_cast<char>(draining);
+    d = static_cast<std::uint16_t>(draining ? d + 1 : d - 1);
     if (usable(g) != was_usable) on_usable_change(g, usable(g));
   }
 }

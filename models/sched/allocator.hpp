@@ -69,9 +69,11 @@ public:
 
   /// Keeps per-domain counts current; call on every GPU up/down transition.
   void on_health_change(int gpu, bool up);
-  /// Marks GPUs as being drained (unusable, see above) or no longer.
+  /// Starts (true) or ends (false) a drain of GPUs (unusable while any drain holds them, see above).
+  /// Drains nest: a GPU two drains hold (the world's planned repair and the facility's) is usable again
+  /// only when both have ended. Each start is paired with one end; ending an absent drain throws.
   void set_draining(hardware::GpuRange gpus, bool draining);
-  bool usable(int gpu) const { return health_->up(gpu) && !draining_[static_cast<std::size_t>(gpu)]; }
+  bool usable(int gpu) const { return health_->up(gpu) && draining_[static_cast<std::size_t>(gpu)] == 0; }
   /// The last `cold` domains (before the spare pool's... see constructor) are cold spares.
   int cold_domains() const { return cold_left_; }
   /// Turns one cold spare into a warm spare; returns false when none is left.
@@ -125,7 +127,7 @@ private:
   std::vector<Role> role_;      ///< per domain
   std::vector<int> domain_job_; ///< per domain: job or -1
   std::vector<int> domain_up_;  ///< per domain: usable GPUs
-  std::vector<char> draining_;  ///< per GPU
+  std::vector<std::uint16_t> draining_; ///< per GPU: drains holding it
   int cold_left_ = 0;
   int domain_swaps_ = 0;
   /// Free domains able to host a full share (healthy GPUs >= usable), per role IDLE / SPARE, by index:

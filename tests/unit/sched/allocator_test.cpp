@@ -156,13 +156,22 @@ TEST_CASE("the census kept at every change equals a recount from scratch, over r
   };
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<int> gpu(0, layout.gpus() - 1), op(0, 7), job(0, 2);
+  std::vector<hardware::GpuRange> drains;
   for (int step = 0; step < 3000; ++step) {
     const int g = gpu(rng);
     switch (op(rng)) {
     case 0:
     case 1: if (health.up(g)) health.fail({g, 1}); break;
     case 2: if (!health.up(g)) health.repair({g, 1}); break;
-    case 3: alloc.set_draining({g, 4 > layout.gpus() - g ? 1 : 4}, step % 2 == 0); break;
+    case 3: // start a drain, or end the oldest one (drains nest)
+      if (step % 2 == 0 || drains.empty()) {
+        drains.push_back({g, 4 > layout.gpus() - g ? 1 : 4});
+        alloc.set_draining(drains.back(), true);
+      } else {
+        alloc.set_draining(drains.front(), false);
+        drains.erase(drains.begin());
+      }
+      break;
     case 4: { const int j = job(rng); if (alloc.job_gpu_count(j) == 0) alloc.place(j, 64 * (1 + j)); break; }
     case 5: alloc.release(job(rng)); break;
     case 6: { const int j = job(rng); if (alloc.job_gpu_count(j) > 0) alloc.resize(j, step % 3 == 0 ? -1 : 1); break; }
@@ -174,4 +183,19 @@ TEST_CASE("the census kept at every change equals a recount from scratch, over r
     REQUIRE(alloc.census().healthy_allocated_gpus == expected.healthy_allocated_gpus);
     REQUIRE(alloc.census().fragmentation == expected.fragmentation);
   }
+}
+
+TEST_CASE("drains nest: a GPU two drains hold is usable again only when both have ended", "[unit][allocator]") {
+  Fixture fx;
+  const hardware::GpuRange rack2{72 * 2, 72};
+  fx.alloc.set_draining(rack2, true);          // e.g. the world's planned repair
+  fx.alloc.set_draining({72 * 2, 4}, true);    // and the facility's drain of the same rack's first tray
+  CHECK_FALSE(fx.alloc.usable(72 * 2));
+  fx.alloc.set_draining(rack2, false);         // the planned repair ends first
+  CHECK_FALSE(fx.alloc.usable(72 * 2));        // still held by the facility's drain
+  CHECK(fx.alloc.usable(72 * 2 + 4));          // held by nobody
+  fx.alloc.set_draining({72 * 2, 4}, false);
+  CHECK(fx.alloc.usable(72 * 2));
+  CHECK_THROWS_WITH(fx.alloc.set_draining({72 * 2, 4}, false),
+                    "Allocator::set_draining: ending a drain of a GPU that is not draining");
 }
