@@ -154,6 +154,7 @@ World::World(const Scenario& scenario)
   // Each job's expected failure rate, from the GPUs it gets when placed alone on the healthy cluster
   // (placement is deterministic; the scheduler may later place it elsewhere, on GPUs of the same kind).
   const double duration_s = scenario_.duration_h * sim::S_PER_H;
+  std::map<int, std::vector<int>> alone_gpus; // job size -> its GPUs placed alone
   for (std::size_t j = 0; j < scenario_.jobs.size(); ++j) {
     auto& spec = scenario_.jobs[j];
     if (spec.kind == workload::JobKind::INFERENCE) { // not checkpointed: a placeholder keeps indices aligned
@@ -161,12 +162,16 @@ World::World(const Scenario& scenario)
       timing_.push_back(workload::JobTiming{.step = 1, .interval = 1});
       continue;
     }
-    failure::GpuHealth health(layout_.gpus());
-    sched::Allocator alloc(layout_, health, scenario_.operations.spare_domains(layout_.kind()),
-                           scenario_.operations.cold_domains(layout_.kind()));
-    if (!alloc.place(static_cast<int>(j), spec.gpus))
-      throw std::logic_error(fmt::format("job {} does not fit (the scenario checks should have said so)", spec.name));
-    const std::vector<int> gpus = job_gpus(alloc, layout_, static_cast<int>(j));
+    auto alone = alone_gpus.find(spec.gpus); // placement is deterministic: one per job size
+    if (alone == alone_gpus.end()) {
+      failure::GpuHealth health(layout_.gpus());
+      sched::Allocator alloc(layout_, health, scenario_.operations.spare_domains(layout_.kind()),
+                             scenario_.operations.cold_domains(layout_.kind()));
+      if (!alloc.place(0, spec.gpus))
+        throw std::logic_error(fmt::format("job {} does not fit (the scenario checks should have said so)", spec.name));
+      alone = alone_gpus.emplace(spec.gpus, job_gpus(alloc, layout_, 0)).first;
+    }
+    const std::vector<int>& gpus = alone->second;
     if (spec.model && fabric_) {
       // The healthy step with the job's collectives played on the fabric over these GPUs (probed in a
       // child process: this one's SimGrid clock stays at 0 for the replicas, which inherit the cache).
