@@ -27,17 +27,6 @@ namespace dcsim {
 
 namespace {
 
-/// A job's GPUs in rank order: its domains in placement order, each domain's GPUs in index order.
-std::vector<int> job_gpus(const sched::Allocator& alloc, const hardware::Layout& layout, int job) {
-  std::vector<int> gpus;
-  for (int d : alloc.job_domains(job)) {
-    const auto r = layout.domain_range(d);
-    for (int g = r.first; g < r.end(); ++g)
-      if (alloc.owner(g) == job) gpus.push_back(g);
-  }
-  return gpus;
-}
-
 /// FabricCommModel's placement key of a set of GPUs: the multiset of their counts per leaf.
 std::uint64_t placement_key(const fabric::ClosPlan& plan, const std::vector<int>& gpus) {
   std::vector<int> per_leaf(static_cast<std::size_t>(plan.leaves()), 0);
@@ -169,7 +158,7 @@ World::World(const Scenario& scenario)
                              scenario_.operations.cold_domains(layout_.kind()));
       if (!alloc.place(0, spec.gpus))
         throw std::logic_error(fmt::format("job {} does not fit (the scenario checks should have said so)", spec.name));
-      alone = alone_gpus.emplace(spec.gpus, job_gpus(alloc, layout_, 0)).first;
+      alone = alone_gpus.emplace(spec.gpus, alloc.job_gpus(0)).first;
     }
     const std::vector<int>& gpus = alone->second;
     if (spec.model && fabric_) {
@@ -350,7 +339,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
     comms.emplace_back(workload::alpha_beta_params(s.hardware, scale_out_gbps(s)));
     if (fabric_comms_[j]) {
       fabric_comms[j] = std::make_unique<fabric::FabricCommModel>(*fabric_comms_[j]);
-      fabric_comms[j]->set_placement([this, &alloc, j] { return job_gpus(alloc, layout_, static_cast<int>(j)); });
+      fabric_comms[j]->set_placement([&alloc, j] { return alloc.job_gpus(static_cast<int>(j)); });
     }
   }
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
@@ -416,7 +405,10 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
           if (alloc.owner(g) == job && !cut_off[static_cast<std::size_t>(g)]) p.bw = std::min(p.bw, fstate->bw_frac(g));
         if (p.bw <= 0) continue; // GPUs there are cut off: the job is interrupted, not slowed
       }
-      if (fabric_comms[j]) p.placement = job_placement_key[j];
+      // The placement class of a model job at full size (a job released, or shrunk below its
+      // parallelism's GPUs, keeps the last one: its step is not re-derived for a size it does not run).
+      if (fabric_comms[j])
+        p.placement = alloc.job_gpu_count(job) == s.jobs[j].gpus ? job_placement_key[j] : job_pace[j].placement;
       if (facility) p.clock = facility->job_clock(job); // thermal throttling, power capping
       for (const auto& [g, clock] : slow_gpus)
         if (alloc.owner(g) == job) p.clock = std::min(p.clock, clock);

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -145,7 +146,7 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
 
 std::string run_in_child(const std::function<std::string()>& body) {
   int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error(fmt::format("pipe failed: {}", std::strerror(errno)));
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe failed: {}", std::strerror(errno)));
   std::fflush(nullptr);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
@@ -192,8 +193,10 @@ std::string run_in_child(const std::function<std::string()>& body) {
   }
   ::close(fds[0]);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  pid_t waited = -1;
+  while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
+  if (waited != pid) throw std::runtime_error(fmt::format("waitpid failed: {}", std::strerror(errno)));
   if (WIFSIGNALED(status))
     throw std::runtime_error(fmt::format("child killed by signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status))));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || in.empty())

@@ -40,7 +40,7 @@ private:
 };
 
 /// Runs `body` in a forked child and returns what it returned: the child's changes to memory (a
-/// SimGrid clock moved by Platform::play_isolated, caches, anything) vanish with it. Throws
+/// SimGrid clock moved by Platform::rates_isolated, caches, anything) vanish with it. Throws
 /// std::runtime_error with the child's exception message when it failed.
 std::string run_in_child(const std::function<std::string()>& body);
 

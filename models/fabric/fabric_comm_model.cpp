@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <set>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
@@ -58,20 +60,61 @@ std::uint64_t FabricCommModel::state_signature() const {
   return mix(h, std::bit_cast<std::uint64_t>(nvlink_bw_frac_));
 }
 
+namespace {
+/// Ring reduce-scatter (= all-gather) of S bytes per rank over n ranks (comm_model.hpp).
+double ring_rs_s(double n, double bytes, double bytes_per_s, double latency_s) {
+  if (n <= 1) return 0.0;
+  return (n - 1) * latency_s + (n - 1) / n * bytes / bytes_per_s;
+}
+} // namespace
+
 double FabricCommModel::time_s(workload::Collective kind, const workload::CommGroup& group, double bytes) const {
   if (group.ranks <= 1 || bytes <= 0) return 0.0;
-  workload::AlphaBetaCommModel::Params p = params_;
-  if (std::clamp(group.ranks_per_domain, 1, group.ranks) < group.ranks) { // crosses domains: the fabric
-    const double measured = measured_bytes_per_s(kind, group);
-    p.scale_out_bytes_per_s =
-        measured > 0 ? measured * nic_efficiency_frac_ : params_.scale_out_bytes_per_s * scale_out_bw_frac_;
+  const double n = group.ranks;
+  const double k = std::clamp(group.ranks_per_domain, 1, group.ranks);
+  if (k >= n) { // within one NVLink domain: no fabric
+    workload::AlphaBetaCommModel nvlink(params_);
+    nvlink.set_nvlink_bw_frac(nvlink_bw_frac_);
+    return nvlink.time_s(kind, group, bytes);
   }
-  workload::AlphaBetaCommModel formulas(p);
-  formulas.set_nvlink_bw_frac(nvlink_bw_frac_);
-  return formulas.time_s(kind, group, bytes);
+  const double beta = measured_s_per_byte(kind, group);
+  if (!(beta > 0)) { // nothing could be played (every flow blocked): the alpha-beta figure
+    workload::AlphaBetaCommModel fallback(params_);
+    fallback.set_scale_out_bw_frac(scale_out_bw_frac_);
+    fallback.set_nvlink_bw_frac(nvlink_bw_frac_);
+    return fallback.time_s(kind, group, bytes);
+  }
+  const double b_nvl = params_.nvlink_bytes_per_s * nvlink_bw_frac_;
+  const double a_nvl = params_.nvlink_latency_s, a_net = params_.scale_out_latency_s;
+  const double domains = std::ceil(n / k);
+  const double net_s = bytes * beta / nic_efficiency_frac_; // the fabric's share of the collective
+  switch (kind) {
+  case workload::Collective::ALL_REDUCE:
+    return 2 * ring_rs_s(k, bytes, b_nvl, a_nvl) + 2 * ((domains - 1) * a_net + net_s);
+  case workload::Collective::REDUCE_SCATTER:
+  case workload::Collective::ALL_GATHER:
+    return ring_rs_s(k, bytes, b_nvl, a_nvl) + (domains - 1) * a_net + net_s;
+  case workload::Collective::ALL_TO_ALL:
+    return (n - 1) * a_net + std::max((k - 1) / n * bytes / b_nvl, net_s);
+  case workload::Collective::SEND_RECV:
+    return a_net + net_s;
+  }
+  return 0.0;
 }
 
 double FabricCommModel::measured_bytes_per_s(workload::Collective kind, const workload::CommGroup& group) const {
+  const double beta = measured_s_per_byte(kind, group);
+  if (!(beta > 0)) return 0.0;
+  const double n = group.ranks, k = std::clamp(group.ranks_per_domain, 1, group.ranks), d = std::ceil(n / k);
+  switch (pattern_of(kind)) {
+  case Pattern::RING: return (d - 1) / (d * k * beta);
+  case Pattern::ALL_TO_ALL: return (n - k) / (n * beta);
+  case Pattern::PAIR: return 1.0 / beta;
+  }
+  return 0.0;
+}
+
+double FabricCommModel::measured_s_per_byte(workload::Collective kind, const workload::CommGroup& group) const {
   std::uint64_t fabric_state = mix(1469598103934665603ULL, placement_key_);
   fabric_state = mix(fabric_state, std::bit_cast<std::uint64_t>(scale_out_bw_frac_));
   auto key = [&](Pattern pattern, int ranks, int stride) {
@@ -80,7 +123,7 @@ double FabricCommModel::measured_bytes_per_s(workload::Collective kind, const wo
   const Pattern pattern = pattern_of(kind);
   if (auto it = measured_.find(key(pattern, group.ranks, group.stride)); it != measured_.end()) return it->second;
 
-  // A miss: probe this shape and every expected one not known in this state, in one child process.
+  // A miss: probe this shape and every expected one not known in this state.
   std::vector<Shape> shapes{{pattern, group.ranks, group.stride}};
   for (const workload::CommGroup& g : expected_) {
     if (g.ranks <= 1 || std::clamp(g.ranks_per_domain, 1, g.ranks) >= g.ranks) continue;
@@ -120,7 +163,9 @@ std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vecto
   const hardware::Layout& layout = plan.layout();
   const int G = static_cast<int>(rank_gpus.size());
 
-  // Can flows of different groups meet? Only on a bundle that is on routes.
+  // Can flows of different groups meet? Only on a bundle that is on routes. The network is probed, not
+  // the GPUs: a member that is down (the job is recovering) is turned on in this throw-away process;
+  // one cut off from the fabric sends nothing (the job is interrupted, not slowed, while it is).
   bool all_groups = false;
   std::vector<char> degraded(at(G), 0), usable(at(G), 1);
   for (int r = 0; r < G; ++r) {
@@ -129,71 +174,90 @@ std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vecto
     if (fabric_->leaf_bundle_in_routes(leaf) || fabric_->pod_bundle_in_routes(plan.pod_of_leaf(leaf)))
       all_groups = true;
     degraded[at(r)] = fabric_->bw_frac(gpu) < 1.0;
-    usable[at(r)] = !fabric_->cut_off(gpu) && platform_->host_on(racks_->gpu_host(gpu));
+    usable[at(r)] = !fabric_->cut_off(gpu);
+    if (!platform_->host_on(racks_->gpu_host(gpu))) platform_->set_host_on(racks_->gpu_host(gpu), true);
   }
 
+  // Flows, each with the member sending it and the weight w of that member's share of the collective:
+  // the member's time t (its slowest flow at the rates read) costs t x w / Q seconds per byte of S.
+  //   RING: w = (D − 1)/(D·c), c the members in the sender's domain (it carries S/c over D − 1 steps)
+  //   ALL_TO_ALL: w = 1/n (it sends (n − c)/n·S as (n − c)·Q)    PAIR: w = 1
   const int n = shape.ranks, s = shape.stride;
   std::vector<sim::Platform::Flow> flows;
-  std::vector<int> sender;             // per flow: the member (rank) that sends it
-  std::vector<double> member_bytes(at(G), 0.0);
-  auto add = [&](int from, int to, double bytes) {
+  std::vector<int> sender; // per flow: the member (rank) that sends it
+  std::vector<double> weight(at(G), 0.0);
+  auto add = [&](int from, int to, double bytes, double w) {
     if (!usable[at(from)] || !usable[at(to)]) return;
     flows.push_back({racks_->gpu_host(rank_gpus[at(from)]), racks_->gpu_host(rank_gpus[at(to)]), bytes});
     sender.push_back(from);
-    member_bytes[at(from)] += bytes;
+    weight[at(from)] = w;
   };
   if (shape.pattern == Pattern::PAIR) {
-    bool first = true;
+    // Pairs crossing domains run alone on their access links unless bundles are on routes: one pair
+    // per (source leaf, destination leaf) relation is enough, plus those with a degraded end.
+    std::set<std::pair<bool, bool>> seen; // (same leaf, degraded)
     for (int r = 0; r + s < G; ++r) {
-      if (layout.domain_of(rank_gpus[at(r)]) == layout.domain_of(rank_gpus[at(r + s)])) continue;
-      if (all_groups || first || degraded[at(r)] || degraded[at(r + s)]) add(r, r + s, PROBE_BYTES);
-      first = false;
+      const int a = rank_gpus[at(r)], b = rank_gpus[at(r + s)];
+      if (layout.domain_of(a) == layout.domain_of(b)) continue;
+      const bool deg = degraded[at(r)] || degraded[at(r + s)];
+      if (all_groups || deg || seen.insert({plan.leaf_of(a) == plan.leaf_of(b), deg}).second)
+        add(r, r + s, PROBE_BYTES, 1.0);
     }
   } else if (n >= 2 && G % n == 0) {
+    // Groups differ in how their members split over domains when the stride does not divide the
+    // domain: each distinct split is played once (with every group with a degraded member), or every
+    // group when bundles are on routes.
     const int groups = G / n;
+    std::set<std::vector<int>> splits_seen;
     std::vector<std::vector<int>> buckets; // the group's members by NVLink domain, in rank order
     for (int q = 0; q < groups; ++q) {
       const int base = (q / s) * s * n + q % s;
-      bool play_it = all_groups || q == 0;
+      bool deg = false;
       buckets.clear();
       int last_domain = -1;
       for (int i = 0; i < n; ++i) {
         const int r = base + i * s;
-        if (r >= G) break;
-        play_it = play_it || degraded[at(r)];
+        deg = deg || degraded[at(r)];
         const int d = layout.domain_of(rank_gpus[at(r)]);
         if (d != last_domain) buckets.emplace_back();
         buckets.back().push_back(r);
         last_domain = d;
       }
       const std::size_t D = buckets.size();
-      if (!play_it || D < 2) continue;
-      for (std::size_t d = 0; d < D; ++d)
+      if (D < 2) continue;
+      std::vector<int> split;
+      for (const auto& bucket : buckets)
+        split.push_back(static_cast<int>(bucket.size()));
+      split.push_back(deg ? 1 : 0);
+      if (!all_groups && !deg && !splits_seen.insert(split).second) continue;
+      for (std::size_t d = 0; d < D; ++d) {
+        const double c = static_cast<double>(buckets[d].size());
         for (std::size_t j = 0; j < buckets[d].size(); ++j) {
           if (shape.pattern == Pattern::RING) {
             const auto& next = buckets[(d + 1) % D];
-            add(buckets[d][j], next[j % next.size()], PROBE_BYTES);
+            add(buckets[d][j], next[j % next.size()], PROBE_BYTES,
+                (static_cast<double>(D) - 1) / (static_cast<double>(D) * c));
           } else {
             for (std::size_t e = 0; e < D; ++e)
               if (e != d)
                 add(buckets[d][j], buckets[e][j % buckets[e].size()],
-                    static_cast<double>(buckets[e].size()) * PROBE_BYTES);
+                    static_cast<double>(buckets[e].size()) * PROBE_BYTES, 1.0 / n);
           }
         }
+      }
     }
   }
   if (flows.empty()) return {0.0, 0.0};
   const std::vector<double> rates = platform_->rates_isolated(flows, SETTLE_S, WINDOW_S);
-  std::vector<double> member_s(at(G), 0.0); // time each member needs at these rates for all its bytes
-  for (std::size_t f = 0; f < flows.size(); ++f)
-    if (rates[f] > 0) member_s[at(sender[f])] = std::max(member_s[at(sender[f])], flows[f].bytes / rates[f]);
-  double slowest = 0.0; // the least rate of any member: the collective waits for it
+  std::vector<double> member_s(at(G), 0.0); // each member's slowest flow at these rates
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    if (!(rates[f] > 0)) continue; // blocked (a link on its route is off): not a rate
+    member_s[at(sender[f])] = std::max(member_s[at(sender[f])], flows[f].bytes / rates[f]);
+  }
+  double beta = 0.0; // seconds per byte of S: the slowest member sets the pace
   for (int r = 0; r < G; ++r)
-    if (member_s[at(r)] > 0) {
-      const double rate = member_bytes[at(r)] / member_s[at(r)];
-      slowest = slowest == 0.0 ? rate : std::min(slowest, rate);
-    }
-  return {slowest, static_cast<double>(flows.size())};
+    beta = std::max(beta, member_s[at(r)] * weight[at(r)] / PROBE_BYTES);
+  return {beta, static_cast<double>(flows.size())};
 }
 
 } // namespace dcsim::fabric

@@ -1,45 +1,55 @@
 // Collectives across NVLink domains played as SimGrid communications on the fabric.
 //
-// FabricCommModel answers CommModel::time_s with the formulas of AlphaBetaCommModel (hierarchical ring,
-// all-to-all, point-to-point; comm_model.hpp), except for B_net, the scale-out bandwidth per member: it
-// is not a per-GPU figure but is measured by playing the collective's inter-domain traffic on the SimGrid
-// platform (FabricPlatform: access links, leaf and pod bundles, their current capacities), over the
-// job's real placement. Contention between groups at oversubscribed or degraded bundles, a job spread
-// over more leaves, failed ports, leaves, spines and planes all reach the step time this way.
+// FabricCommModel answers CommModel::time_s with the hierarchical formulas of AlphaBetaCommModel
+// (comm_model.hpp: NVLink phase over k members per domain, then the scale-out phase across D = ceil(n/k)
+// domains, latencies per step), except that the scale-out phase's bandwidth term is not S/(k·B_net)-like
+// arithmetic on a per-GPU figure: it is S·β/η, β (seconds per byte of S) measured by playing the
+// collective's inter-domain traffic on the SimGrid platform (FabricPlatform: access links, leaf and pod
+// bundles, their current capacities) over the job's real placement, η = nic_efficiency_frac (the NIC's
+// achievable share of its line rate, the endpoint's factor). Contention between groups at oversubscribed
+// or degraded bundles, groups split unevenly over domains, a job spread over more leaves, failed ports,
+// leaves, spines and planes all reach the step time this way. NVLink stays analytic (a domain's switch
+// is non-blocking; its share is set by set_nvlink_bw_frac), and so does the choice of which groups cross
+// domains (the group's ranks_per_domain, from the parallelism and the usable GPUs per domain).
 //
 // The probe of one group shape starts, all at once, one bandwidth-equivalent flow per member and peer
 // (SIMGRID-NOTES.md §3, "agg": a ring's D−1 steps collapsed into one transfer, their latencies added
-// analytically by the formulas) and reads the rate SimGrid's max-min sharing gives each flow while all
-// are in flight. A member's rate is its bytes over the time its slowest flow would need at that rate;
-// B_net is the least member rate: a collective's steps run in lockstep, so no member finishes early and
-// frees bandwidth for the others, and the slowest member sets the pace. Q = PROBE_BYTES per unit:
-//   RING      (all-reduce, reduce-scatter, all-gather: the inter-domain phase of TP, CP, DP, expert DP)
-//             member j of the group's domain d sends Q to member j of domain d + 1 (mod D)
+// by the formulas) and reads the rate SimGrid's max-min sharing gives each flow while all are in flight:
+// a collective's steps run in lockstep, so no member finishes early and frees bandwidth for the others.
+// A member's time t is its slowest flow's bytes over its rate; β is the largest t·w/Q over members
+// (Q = PROBE_BYTES; c = members in the sender's domain, D = the group's domains):
+//   RING       (all-reduce, reduce-scatter, all-gather: the inter-domain phase of TP, CP, DP, expert DP)
+//              member j of domain d sends Q to member j mod c' of domain d + 1 (mod D); w = (D−1)/(D·c)
+//              (it carries S/c over D − 1 steps). Aligned groups (c = k): S·β = (D−1)/D·S/k/B.
 //   ALL_TO_ALL (EP), routed as NCCL's PXN does: data for a remote GPU first crosses NVLink to the local
-//             GPU on the destination's rail, so on the fabric member j of domain d sends k'·Q to member
-//             j (mod k') of every other domain d' of k' members (member bytes (n − k)·Q)
-//   SEND_RECV (PP): every pipeline boundary at once, rank r sends Q to rank r + stride
-// Flows with an endpoint down or cut off are not played (the job is interrupted, not slowed, when that
-// happens). The step model then uses B_net × nic_efficiency_frac (the NIC's achievable share of its
-// line rate, the only factor of alpha_beta_params that belongs to the endpoint rather than to the
-// fabric). NVLink stays analytic: a domain's switch is non-blocking, its share set by set_nvlink_bw_frac.
+//              GPU on the destination's rail, so on the fabric member j of domain d sends c'·Q to member
+//              j mod c' of every other domain d' of c' members; w = 1/n (S·β = (n−c)/n·S/B)
+//   SEND_RECV  (PP): every pipeline boundary at once, rank r sends Q to rank r + stride; w = 1
+// A member cut off from the fabric sends nothing (the job is interrupted, not slowed, while it is); a
+// member that is down is turned on in the probe's process (the network is probed, not the GPUs). When
+// nothing can be played (every flow blocked), the alpha-beta figure at the caller's share stands in.
 //
 // Symmetry and aggregation. Flows of different groups can only meet on a leaf or pod bundle, and only
 // bundles that can saturate are on routes (fabric_platform.hpp). When no bundle under the job's GPUs is
-// on a route, every group runs alone on its members' access links: the probe plays the first group and
-// every group with a member whose scale-out bandwidth is degraded, which gives the slowest group exactly.
-// Otherwise it plays every group. The 2(D−1) steps of a ring are one flow per member, not 2(D−1).
+// on a route, every group runs alone on its members' access links: the probe plays one group of each
+// distinct split over domains (member counts per domain) and every group with a member whose scale-out
+// bandwidth is degraded, which gives the slowest group exactly; for pipeline sends, one pair per
+// (same leaf or not) relation and every pair with a degraded end. Otherwise it plays every group. The
+// 2(D−1) steps of a ring are one flow per member, not 2(D−1).
 //
 // State and cache. The answer depends on the placement and on the fabric's capacities. The cache key
-// (state_signature) is a class of states: the multiset of the job's GPUs per leaf (leaves are taken as
-// interchangeable), the least share of scale-out bandwidth left to the job's GPUs and the NVLink share,
-// both set by the caller. States of one class are taken to play alike; the first state met in a class
-// is played and later ones reuse its answer. A miss probes every group shape announced by expect().
+// (state_signature) is a class of states: a key of the placement (World: the multiset of the job's GPUs
+// per leaf), the least share of scale-out bandwidth left to the job's GPUs and the NVLink share, set by
+// the caller. States of one class are taken to play alike; the first state met in a class is played and
+// later ones reuse its answer. This is an approximation, kept because a 131,072-GPU probe costs seconds:
+// states that share the class but not the answer exist (a GPU's own port at half versus its leaf's
+// uplinks at half on an oversubscribed fabric; the same leaves holding the job's domains in another rank
+// order; another leaf of a rail-optimised fabric). A miss probes every group shape announced by expect().
 //
 // The clock. Playing flows moves SimGrid's clock, which cannot go back: each shape is played in a
-// forked child (sim::run_in_child) on its copy of the platform, which reports the bandwidth and exits.
-// The caller's clock, platform and event queue are untouched, so probes may run in the process that
-// builds the platform before replicas fork (whose caches the replicas inherit) and inside a replica.
+// forked child (sim::run_in_child) on its copy of the platform, which reports β and exits. The caller's
+// clock, platform and event queue are untouched, so probes may run in the process that builds the
+// platform before replicas fork (whose caches the replicas inherit) and inside a replica.
 #pragma once
 
 #include "models/fabric/fabric_platform.hpp"
@@ -64,7 +74,7 @@ public:
   using Placement = std::function<std::vector<int>()>;
 
   /// `params`: NVLink bandwidth and latencies as alpha_beta_params gives them (its scale-out bandwidth
-  /// is used only when a probe finds no flow to play); `nic_efficiency_frac` scales measured B_net.
+  /// is used only when a probe can play no flow); `nic_efficiency_frac` η divides the measured β.
   /// The fabric, platform and racks must outlive this object.
   FabricCommModel(const FabricPlatform& fabric, sim::Platform& platform, const hardware::RackPlatform& racks,
                   workload::AlphaBetaCommModel::Params params, double nic_efficiency_frac, Placement placement);
@@ -79,11 +89,14 @@ public:
   void set_placement_key(std::uint64_t key) { placement_key_ = key; }
   void set_scale_out_bw_frac(double frac) { scale_out_bw_frac_ = frac; }
   void set_nvlink_bw_frac(double frac) { nvlink_bw_frac_ = frac; }
-  /// Group shapes to probe together on a cache miss (one child process instead of one per shape).
+  /// Group shapes to probe on a cache miss, all at once (a miss costs one probe, not one per shape).
   void expect(std::vector<workload::CommGroup> groups) { expected_ = std::move(groups); }
 
-  /// Measured B_net of the group's pattern in the current state class, bytes/s per member, before
-  /// nic_efficiency_frac; probes on a miss.
+  /// Measured β of the group's pattern in the current state class (seconds per byte of S, before η);
+  /// probes on a miss.
+  double measured_s_per_byte(workload::Collective kind, const workload::CommGroup& group) const;
+  /// The same as the scale-out bandwidth per member that gives β in the alpha-beta formula with the
+  /// group's own k and D (bytes/s, before η; 0 when nothing could be played).
   double measured_bytes_per_s(workload::Collective kind, const workload::CommGroup& group) const;
   /// Probes run so far (one per cache miss, a child process per group shape), and flows they played.
   int probes() const { return probes_; }
@@ -108,7 +121,7 @@ private:
   double scale_out_bw_frac_ = 1.0;
   double nvlink_bw_frac_ = 1.0;
   std::vector<workload::CommGroup> expected_;
-  mutable std::map<ShapeKey, double> measured_; ///< B_net, bytes/s per member
+  mutable std::map<ShapeKey, double> measured_; ///< β, seconds per byte of S
   mutable int probes_ = 0;
   mutable long long flows_played_ = 0;
 
@@ -117,7 +130,7 @@ private:
     int ranks;
     int stride;
   };
-  /// Plays a shape on the current platform (in this process: the caller forks) and returns its B_net
+  /// Plays a shape on the current platform (in this process: the caller forks) and returns its β
   /// (0 when it has no flow across domains) and the number of flows played.
   std::array<double, 2> play(const Shape& shape, const std::vector<int>& rank_gpus) const;
   void probe(const std::vector<Shape>& shapes) const;

@@ -335,6 +335,14 @@ std::vector<int> Allocator::job_domains(int job) const {
   return out;
 }
 
+std::vector<int> Allocator::job_gpus(int job) const {
+  std::vector<int> out;
+  if (job >= static_cast<int>(jobs_.size())) return out;
+  for (const Share& share : jobs_[static_cast<std::size_t>(job)].shares)
+    out.insert(out.end(), share.gpus.begin(), share.gpus.end());
+  return out;
+}
+
 int Allocator::schedulable_domains() const { return schedulable_; }
 
 Allocator::DomainState Allocator::domain_state(int domain) const {

@@ -62,6 +62,9 @@ public:
 
   /// Domains a job holds, in placement order.
   std::vector<int> job_domains(int job) const;
+  /// A job's GPUs in rank order: its domains in placement order, each domain's GPUs in the order of its
+  /// share (a spare swapped in takes the place of the GPU it replaces).
+  std::vector<int> job_gpus(int job) const;
 
   /// The job using a GPU, or -1.
   int owner(int gpu) const { return owner_[static_cast<std::size_t>(gpu)]; }

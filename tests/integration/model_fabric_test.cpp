@@ -10,11 +10,13 @@
 //     scale-out bandwidth (routing efficiency 1): the two step times agree.
 // Communication does not overlap compute here, so that DP time is exposed and compared.
 #include "models/workload/step_model.hpp"
+#include "tools/dcsim/step_report.hpp"
 #include "models/world.hpp"
 #include "tests/support/simulate.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 using namespace dcsim;
 
@@ -73,4 +75,20 @@ TEST_CASE("leaf failures slow a model job on a multi-plane fabric without interr
   CHECK(test::mean_metric(faulty, "j", "ledger_degraded_gpu_h") > 0);
   CHECK(test::mean_metric(faulty, "j", "interruptions") == 0); // 8 planes: a leaf costs 1/8, never the link
   CHECK(test::mean_metric(faulty, "j", "goodput_frac") < test::mean_metric(healthy, "j", "goodput_frac"));
+}
+
+TEST_CASE("dcsim step prices a model job on the fabric, and can report twice in one process",
+          "[scenario][fabric][step]") {
+  const Scenario s = design(0);
+  const workload::StepBreakdown alpha_beta = workload::healthy_step(*s.jobs[0].model, s.hardware, scale_out_gbps(s));
+  const std::string json = tools::step_report_json(s);
+  CHECK(tools::step_report_json(s) == json); // the World is built in a child: no second engine here
+  const auto j = nlohmann::json::parse(json);
+  CHECK(j.at("job") == "j");
+  CHECK(j.at("scale_out_network") == "played on the fabric (64 flows in 1 probe)");
+  CHECK(j.at("step_time_s").get<double>() == Approx(alpha_beta.step_time_s).epsilon(1e-6));
+  CHECK(j.at("mfu_frac").get<double>() == Approx(alpha_beta.mfu_frac).epsilon(1e-6));
+  CHECK(j.at("tflops_per_gpu").get<double>() == Approx(alpha_beta.model_tflops_per_gpu).epsilon(1e-6));
+  CHECK(j.at("memory_gb_per_gpu").get<double>() == Approx(alpha_beta.memory.total_gb()));
+  CHECK_THAT(tools::step_report_text(s), Catch::Contains("(scale-out collectives: played on the fabric (64 flows in 1 probe))"));
 }

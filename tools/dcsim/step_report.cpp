@@ -2,12 +2,16 @@
 
 #include "models/workload/step_model.hpp"
 #include "models/world.hpp"
+#include "sim/process_pool.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -30,19 +34,39 @@ struct ModelSteps {
 ModelSteps model_steps(const Scenario& scenario) {
   ModelSteps out;
   const bool any_model = std::any_of(scenario.jobs.begin(), scenario.jobs.end(), [](const auto& j) { return j.model; });
-  std::unique_ptr<World> world;
-  if (scenario.fabric && any_model) world = std::make_unique<World>(scenario); // one per process: `dcsim step` is one
+  // With a fabric, a World plays the collectives: in a child process, as a process has one SimGrid
+  // engine and the caller may report more than once.
+  struct Played {
+    workload::StepBreakdown step;
+    long long flows = 0;
+    int probes = 0;
+  };
+  static_assert(std::is_trivially_copyable_v<Played>);
+  std::vector<Played> played(scenario.jobs.size());
+  if (scenario.fabric && any_model) {
+    const std::string reply = sim::run_in_child([&scenario] {
+      const World world(scenario);
+      std::vector<Played> steps(scenario.jobs.size());
+      for (std::size_t i = 0; i < scenario.jobs.size(); ++i)
+        if (const fabric::FabricCommModel* comm = world.fabric_comm(static_cast<int>(i)))
+          steps[i] = {*world.healthy_step(static_cast<int>(i)), comm->flows_played(), comm->probes()};
+      std::string bytes(steps.size() * sizeof(Played), '\0');
+      std::memcpy(bytes.data(), steps.data(), bytes.size());
+      return bytes;
+    });
+    if (reply.size() != played.size() * sizeof(Played)) throw std::logic_error("step report: malformed reply");
+    std::memcpy(played.data(), reply.data(), reply.size());
+  }
   for (std::size_t i = 0; i < scenario.jobs.size(); ++i) {
     const auto& job = scenario.jobs[i];
     if (!job.model) {
       out.steps.emplace_back();
       out.network.emplace_back();
-    } else if (world) {
-      const int j = static_cast<int>(i);
-      out.steps.push_back(world->healthy_step(j));
-      const fabric::FabricCommModel* comm = world->fabric_comm(j);
-      out.network.push_back(fmt::format("played on the fabric ({} flows in {} probe{})", comm->flows_played(),
-                                        comm->probes(), comm->probes() == 1 ? "" : "s"));
+    } else if (scenario.fabric) {
+      const Played& p = played[i];
+      out.steps.push_back(p.step);
+      out.network.push_back(
+          fmt::format("played on the fabric ({} flows in {} probe{})", p.flows, p.probes, p.probes == 1 ? "" : "s"));
     } else {
       out.steps.push_back(workload::healthy_step(*job.model, scenario.hardware, scale_out_gbps(scenario)));
       out.network.emplace_back("alpha-beta (no fabric in the scenario)");

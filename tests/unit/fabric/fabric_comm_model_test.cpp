@@ -169,3 +169,21 @@ TEST_CASE("halving the fabric's port speed doubles a DP reduce-scatter's bandwid
   const double full_speed_s = 3.0 / 4 * 4e9 / (GPU_BYTES_PER_S * NIC_EFFICIENCY);
   CHECK(comm.time_s(Collective::REDUCE_SCATTER, dp_group(), 4e9) == Approx(2 * full_speed_s).epsilon(1e-6));
 }
+
+TEST_CASE("groups split unevenly over domains are each played, with their incast", "[fabric][comm]") {
+  // All 72 GPUs of each rack are ranks (288); DP groups of 6 ranks 48 apart. Groups q < 24 have members
+  // in racks (0, 0, 1, 2, 2, 3): 2, 1, 2, 1 per domain; groups q >= 24 have 1, 2, 1, 2. In a ring with
+  // D = 4 domains, the two members of a 2-member domain send to the single member of the next: they
+  // share its access link (B/2 each) and each carries S/2; the single member sends alone at B and
+  // carries S. Both take (D − 1)/D · S/B = 3/4 · S/B: β = 3/(4B), played once per split (6 + 6 flows).
+  Bench b(make_spec(8, 200, 2, 64));
+  FabricCommModel comm(*b.fabric, *b.platform, *b.racks, params(), NIC_EFFICIENCY, [] {
+    std::vector<int> gpus(288);
+    for (int g = 0; g < 288; ++g)
+      gpus[static_cast<std::size_t>(g)] = g;
+    return gpus;
+  });
+  const CommGroup dp{GroupAxis::DP, 6, 48, 1, 48};
+  CHECK(comm.measured_s_per_byte(Collective::REDUCE_SCATTER, dp) == Approx(3.0 / (4 * GPU_BYTES_PER_S)).epsilon(1e-6));
+  CHECK(comm.flows_played() == 12);
+}
