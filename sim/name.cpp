@@ -19,7 +19,10 @@ std::unordered_set<std::string, Hash, std::equal_to<>>& pool() {
 
 } // namespace
 
-Name::Name() : Name(std::string_view()) {}
+Name::Name() {
+  static const std::string* const empty = Name(std::string_view()).text_;
+  text_ = empty;
+}
 
 Name::Name(std::string_view text) {
   auto& names = pool();

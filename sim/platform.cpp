@@ -198,6 +198,10 @@ void Platform::rearm() {
 
 void Platform::sync() {
   apply_host_states();
+  sync_clock();
+}
+
+void Platform::sync_clock() {
   if (!queue_ || clock_ticks() >= queue_->now()) return;
   if (in_flight_ > 0) {
     if (queue_->now() - clock_ticks() <= SIMGRID_DATE_TOLERANCE) return; // the same date to SimGrid
@@ -239,7 +243,8 @@ void Platform::run_until(Tick end) {
     if (after >= 0 && after <= target) queue_->fire_due(after);
   }
   queue_->advance_to(end);
-  sync(); // SimGrid's clock and host states as they are at the end
+  sync_clock(); // SimGrid's clock at the end; host states stay pending until SimGrid next computes
+                // (a replica ends here: turning its down hosts off would only cost COW page faults)
 }
 
 void Platform::transfer(int src_host, int dst_host, double bytes, std::function<void(bool)> done) {

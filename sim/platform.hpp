@@ -132,6 +132,7 @@ private:
   std::vector<int> host_changed_;  ///< hosts whose desired state may differ from SimGrid's
   void rearm();
   void disarm();
+  void sync_clock(); ///< sync() without applying host states
 };
 
 } // namespace dcsim::sim

@@ -17,6 +17,7 @@ MissionControl::MissionControl(const OperationsSpec& ops, const failure::Failure
   for (const auto& m : failures.modes) {
     repair_rng_.emplace_back(seed, replica, "repair/" + m.name);
     latent_rng_.emplace_back(seed, replica, "latent/" + m.name);
+    scope_names_.emplace_back(m.scope_name);
   }
 }
 
@@ -24,11 +25,11 @@ std::string MissionControl::component(const failure::Failure& f) const {
   return namer_ ? namer_(f) : layout_->unit_name(f.scope, f.unit);
 }
 
-const std::string& MissionControl::scope(const failure::Failure& f) const { return mode(f).scope_name; }
+const sim::Name& MissionControl::scope(const failure::Failure& f) const { return scope_names_[static_cast<std::size_t>(f.mode)]; }
 
-void MissionControl::note(const char* kind, const Active& a, std::string detail) {
+void MissionControl::note(sim::Name kind, const Active& a, std::string detail) {
   if (!log_->enabled()) return;
-  log_->add({queue_->now(), kind, a.name, scope(a.f), "", detail.empty() ? mode(a.f).name : std::move(detail)});
+  log_->add({queue_->now(), kind, a.name, scope(a.f), {}, detail.empty() ? mode(a.f).name : std::move(detail)});
 }
 
 hardware::GpuRange MissionControl::rack_of(const failure::Failure& f) const {
@@ -53,7 +54,8 @@ void MissionControl::on_failure(const failure::Failure& f) {
   a.f = f;
   if (log_->enabled()) {
     a.name = component(f);
-    log_->add({f.time, "failure", a.name, scope(f), "", m.name});
+    static const sim::Name failure("failure");
+    log_->add({f.time, failure, a.name, scope(f), {}, m.name});
   }
   if (m.takes_down()) {
     a.down = f.gpus;
@@ -92,7 +94,8 @@ void MissionControl::on_failure(const failure::Failure& f) {
 void MissionControl::detect(std::uint64_t id) {
   Active& a = active_.at(id);
   a.timer = {};
-  note("detection", a);
+  static const sim::Name detection("detection");
+  note(detection, a);
   const bool nvlink_degraded = mode(a.f).nvlink_degraded_frac > 0;
   if (!nvlink_degraded && retire_if_lemon(id)) {
     listener_.detected(active_.at(id).f);
@@ -133,7 +136,8 @@ void MissionControl::begin_repair(std::uint64_t id) {
 void MissionControl::start_fixed(std::uint64_t id) {
   Active& a = active_.at(id);
   ++busy_;
-  if (log_->enabled()) note("repair_start", a, fmt::format("{} {:.3f} h", mode(a.f).name, sim::to_hours(a.duration)));
+  static const sim::Name repair_start("repair_start");
+  if (log_->enabled()) note(repair_start, a, fmt::format("{} {:.3f} h", mode(a.f).name, sim::to_hours(a.duration)));
   a.timer = queue_->after(a.duration, [this, id] {
     active_.at(id).timer = {};
     release_crew();
@@ -217,7 +221,8 @@ void MissionControl::complete(std::uint64_t id, bool escaped) {
   if (injector_ && !escaped && injector_->is_lemon(a.f.mode, a.f.unit) && rng.bernoulli(ops_->lemon_fix_frac))
     injector_->fix_lemon(a.f.mode, a.f.unit);
   if (a.down.count > 0) health_->repair(a.down);
-  note("repair_done", a, escaped ? mode(a.f).name + " (still faulty)" : std::string{});
+  static const sim::Name repair_done("repair_done");
+  note(repair_done, a, escaped ? mode(a.f).name + " (still faulty)" : std::string{});
   if (injector_) {
     injector_->renew(a.f);
     if (escaped)

@@ -94,7 +94,7 @@ private:
     sim::EventQueue::EventId timer;
     int stage = -1;               ///< pipeline stage in progress
     sim::Tick duration = 0;       ///< fixed repair: its drawn duration
-    std::string name;             ///< the component's name (events), computed once
+    sim::Name name;               ///< the component's name (events), computed once
   };
 
   const OperationsSpec* ops_;
@@ -107,6 +107,7 @@ private:
   Listener listener_;
   Namer namer_;
   std::vector<sim::Rng> repair_rng_;  ///< per mode
+  std::vector<sim::Name> scope_names_; ///< per mode, interned once
   std::vector<sim::Rng> latent_rng_;  ///< per mode
   std::vector<ModeRepairStats> stats_;
   std::map<std::uint64_t, Active> active_; ///< failures not yet back in service, by id
@@ -133,8 +134,8 @@ private:
   void found(std::uint64_t id);
   hardware::GpuRange rack_of(const failure::Failure& f) const;
   std::string component(const failure::Failure& f) const;
-  const std::string& scope(const failure::Failure& f) const;
-  void note(const char* kind, const Active& a, std::string detail = {});
+  const sim::Name& scope(const failure::Failure& f) const;
+  void note(sim::Name kind, const Active& a, std::string detail = {});
 };
 
 } // namespace dcsim::ops

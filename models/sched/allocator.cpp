@@ -12,7 +12,8 @@ Allocator::Allocator(const hardware::Layout& layout, const failure::GpuHealth& h
       role_(static_cast<std::size_t>(layout.domains()), Role::IDLE),
       domain_job_(static_cast<std::size_t>(layout.domains()), -1),
       domain_up_(static_cast<std::size_t>(layout.domains()), 0),
-      draining_(static_cast<std::size_t>(layout.gpus()), 0), cold_left_(cold_domains) {
+      draining_(static_cast<std::size_t>(layout.gpus()), 0), cold_left_(cold_domains),
+      ready_in_(static_cast<std::size_t>(layout.domains()), -1) {
   const int domains = layout.domains();
   if (spare_domains + cold_domains > domains) throw std::logic_error("Allocator: more spare domains than domains");
   for (int d = domains - spare_domains; d < domains; ++d)
@@ -55,6 +56,9 @@ void Allocator::recount(int domain) {
 void Allocator::update_ready(int domain) {
   const auto d = static_cast<std::size_t>(domain);
   const bool ready = (role_[d] == Role::IDLE || role_[d] == Role::SPARE) && domain_up_[d] >= layout_->domain_usable_gpus();
+  const std::int8_t in = ready ? static_cast<std::int8_t>(role_[d]) : std::int8_t{-1};
+  if (in == ready_in_[d]) return; // the sets already say so
+  ready_in_[d] = in;
   for (int r = 0; r < 2; ++r) {
     const bool here = ready && static_cast<int>(role_[d]) == r;
     if (here)
@@ -119,9 +123,9 @@ void Allocator::on_usable_change(int gpu, bool up) {
   const int index = share_of_[static_cast<std::size_t>(gpu)];
   Share& share = p.shares[static_cast<std::size_t>(index)];
   share.down += up ? -1 : 1;
-  if (share.down > 0)
+  if (!up && share.down == 1)
     p.broken.insert(index);
-  else
+  else if (up && share.down == 0)
     p.broken.erase(index);
 }
 

@@ -136,6 +136,7 @@ private:
   /// Free domains able to host a full share (healthy GPUs >= usable), per role IDLE / SPARE, by index:
   /// finding a replacement domain is O(log domains), not a scan.
   std::set<int> ready_[2];
+  std::vector<std::int8_t> ready_in_; ///< per domain: the ready_ set holding it (0, 1) or -1
   int schedulable_ = 0; ///< domains with healthy GPUs >= usable GPUs per domain
   std::vector<JobPlacement> jobs_;
   std::vector<int> held_up_; ///< per domain: usable GPUs held by jobs

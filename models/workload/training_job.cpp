@@ -25,7 +25,7 @@ std::string_view job_time_name(JobTime state) {
 
 TrainingJob::TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::EventQueue& queue,
                          sim::EventLog& log, Hooks hooks)
-    : spec_(&spec), timing_(timing), queue_(&queue), log_(&log), hooks_(std::move(hooks)),
+    : spec_(&spec), name_(spec.name), timing_(timing), queue_(&queue), log_(&log), hooks_(std::move(hooks)),
       failures_by_mode_(static_cast<std::size_t>(modes), 0), interruptions_by_mode_(static_cast<std::size_t>(modes), 0) {
   if (timing_.interval <= 0 || timing_.step <= 0) throw std::logic_error("TrainingJob: interval and step must be > 0");
   remaining_ = timing_.interval;
@@ -33,9 +33,10 @@ TrainingJob::TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::
   if (spec.work_h > 0) work_ = static_cast<GpuTicks>(sim::hours_to_ticks(spec.work_h)) * spec.gpus;
 }
 
-void TrainingJob::event(std::string_view kind, std::string detail, sim::Tick at) {
+void TrainingJob::event(sim::Name kind, std::string detail, sim::Tick at) {
   if (!log_->enabled()) return;
-  log_->add({at < 0 ? queue_->now() : at, std::string(kind), spec_->name, "job", spec_->name, std::move(detail)});
+  static const sim::Name job_scope("job");
+  log_->add({at < 0 ? queue_->now() : at, kind, name_, job_scope, name_, std::move(detail)});
 }
 
 sim::Tick TrainingJob::wall_of(sim::Tick progress) const {
@@ -59,7 +60,8 @@ void TrainingJob::commit_checkpoint(sim::Tick at) {
   add(JobTime::CHECKPOINT, pending_checkpoint_);
   pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
   ++checkpoints_;
-  event("checkpoint", {}, at);
+  static const sim::Name checkpoint("checkpoint");
+  event(checkpoint, {}, at);
 }
 
 void TrainingJob::close_cycle(sim::Tick now) {
@@ -97,8 +99,9 @@ void TrainingJob::close_cycle(sim::Tick now) {
       if (cycles > 0) {
         const sim::Tick run_wall = wall_of(timing_.interval);
         const sim::Tick productive = timing_.interval; // a full phase of ⌈τ·s⌉ makes τ of progress
+        static const sim::Name checkpoint("checkpoint");
         for (sim::Tick k = 1; k <= cycles; ++k) {
-          if (log_->enabled()) event("checkpoint", {}, t + k * period);
+          if (log_->enabled()) event(checkpoint, {}, t + k * period);
         }
         add(JobTime::PRODUCTIVE, cycles * productive);
         add(JobTime::DEGRADED, cycles * (run_wall - productive));

@@ -148,6 +148,7 @@ private:
   enum class State { QUEUED, RESTART, CYCLE, FINAL_WRITE, STALL, DETECTION, WAITING, MAINTENANCE, STOPPED, DONE };
 
   const JobSpec* spec_;
+  sim::Name name_; ///< spec_->name, interned once
   JobTiming timing_;
   sim::EventQueue* queue_;
   sim::EventLog* log_;
@@ -211,7 +212,7 @@ private:
   sim::Tick cycle_time_for(sim::Tick progress) const;
   void arm_completion();
   void complete();
-  void event(std::string_view kind, std::string detail = {}, sim::Tick at = -1);
+  void event(sim::Name kind, std::string detail = {}, sim::Tick at = -1);
 };
 
 } // namespace dcsim::workload
