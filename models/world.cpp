@@ -395,6 +395,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
   };
   struct Pace {
     double bw = 1, clock = 1, nvlink = 1;
+    double leaf_bw = 1;          ///< model jobs on a fabric: the least share its leaves leave (bw: with ports)
     std::uint64_t placement = 0; ///< model jobs on a fabric: their placement class
     bool operator==(const Pace&) const = default;
   };
@@ -413,8 +414,12 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
       }
       // The placement class of a model job at full size (a job released, or shrunk below its
       // parallelism's GPUs, keeps the last one: its step is not re-derived for a size it does not run).
-      if (fabric_comms[j])
+      if (fabric_comms[j]) {
         p.placement = alloc.job_gpu_count(job) == s.jobs[j].gpus ? job_placement_key[j] : job_pace[j].placement;
+        for (int l = 0; l < leaves; ++l)
+          if (job_leaf_gpus[j][static_cast<std::size_t>(l)] > 0)
+            p.leaf_bw = std::min(p.leaf_bw, leaf_bw[static_cast<std::size_t>(l)]);
+      }
       if (facility) p.clock = facility->job_clock(job); // thermal throttling, power capping
       for (const auto& [g, clock] : slow_gpus)
         if (alloc.owner(g) == job) p.clock = std::min(p.clock, clock);
@@ -427,6 +432,7 @@ ledger::ReplicaResult World::run_replica(int replica, const std::function<void(d
       if (fabric_comms[j]) {
         fabric_comms[j]->set_placement_key(p.placement);
         fabric_comms[j]->set_scale_out_bw_frac(p.bw);
+        fabric_comms[j]->set_leaf_bw_frac(p.leaf_bw);
         fabric_comms[j]->set_nvlink_bw_frac(p.nvlink);
       }
       if (step_models[j]) {

@@ -53,11 +53,14 @@ FabricCommModel::Pattern FabricCommModel::pattern_of(workload::Collective kind) 
   }
 }
 
-std::uint64_t FabricCommModel::state_signature() const {
-  std::uint64_t h = 1469598103934665603ULL;
-  h = mix(h, placement_key_);
+std::uint64_t FabricCommModel::fabric_state() const {
+  std::uint64_t h = mix(1469598103934665603ULL, placement_key_);
   h = mix(h, std::bit_cast<std::uint64_t>(scale_out_bw_frac_));
-  return mix(h, std::bit_cast<std::uint64_t>(nvlink_bw_frac_));
+  return mix(h, std::bit_cast<std::uint64_t>(leaf_bw_frac_));
+}
+
+std::uint64_t FabricCommModel::state_signature() const {
+  return mix(fabric_state(), std::bit_cast<std::uint64_t>(nvlink_bw_frac_));
 }
 
 namespace {
@@ -115,10 +118,9 @@ double FabricCommModel::measured_bytes_per_s(workload::Collective kind, const wo
 }
 
 double FabricCommModel::measured_s_per_byte(workload::Collective kind, const workload::CommGroup& group) const {
-  std::uint64_t fabric_state = mix(1469598103934665603ULL, placement_key_);
-  fabric_state = mix(fabric_state, std::bit_cast<std::uint64_t>(scale_out_bw_frac_));
-  auto key = [&](Pattern pattern, int ranks, int stride) {
-    return ShapeKey{fabric_state, static_cast<int>(pattern), ranks, stride};
+  const std::uint64_t state = fabric_state();
+  auto key = [state](Pattern pattern, int ranks, int stride) {
+    return ShapeKey{state, static_cast<int>(pattern), ranks, stride};
   };
   const Pattern pattern = pattern_of(kind);
   if (auto it = measured_.find(key(pattern, group.ranks, group.stride)); it != measured_.end()) return it->second;
@@ -140,8 +142,7 @@ double FabricCommModel::measured_s_per_byte(workload::Collective kind, const wor
 }
 
 void FabricCommModel::probe(const std::vector<Shape>& shapes) const {
-  std::uint64_t fabric_state = mix(1469598103934665603ULL, placement_key_);
-  fabric_state = mix(fabric_state, std::bit_cast<std::uint64_t>(scale_out_bw_frac_));
+  const std::uint64_t state = fabric_state();
   for (const Shape& shape : shapes) { // one child per shape: its flows stay in flight in that child
     const std::string reply = sim::run_in_child([&] {
       const std::array<double, 2> values = play(shape, placement_());
@@ -152,7 +153,7 @@ void FabricCommModel::probe(const std::vector<Shape>& shapes) const {
     std::array<double, 2> values{};
     if (reply.size() != sizeof values) throw std::logic_error("FabricCommModel: malformed probe reply");
     std::memcpy(values.data(), reply.data(), reply.size());
-    measured_[ShapeKey{fabric_state, static_cast<int>(shape.pattern), shape.ranks, shape.stride}] = values[0];
+    measured_[ShapeKey{state, static_cast<int>(shape.pattern), shape.ranks, shape.stride}] = values[0];
     flows_played_ += static_cast<long long>(values[1]);
   }
   ++probes_;

@@ -39,12 +39,13 @@
 //
 // State and cache. The answer depends on the placement and on the fabric's capacities. The cache key
 // (state_signature) is a class of states: a key of the placement (World: the multiset of the job's GPUs
-// per leaf), the least share of scale-out bandwidth left to the job's GPUs and the NVLink share, set by
-// the caller. States of one class are taken to play alike; the first state met in a class is played and
-// later ones reuse its answer. This is an approximation, kept because a 131,072-GPU probe costs seconds:
-// states that share the class but not the answer exist (a GPU's own port at half versus its leaf's
-// uplinks at half on an oversubscribed fabric; the same leaves holding the job's domains in another rank
-// order; another leaf of a rail-optimised fabric). A miss probes every group shape announced by expect().
+// per leaf), the least share of scale-out bandwidth left to the job's GPUs, the least share left by
+// their leaves alone (so that a GPU's own port at half and its leaf's uplinks at half differ) and the
+// NVLink share, set by the caller. States of one class are taken to play alike; the first state met in
+// a class is played and later ones reuse its answer. This is an approximation, kept because a
+// 131,072-GPU probe costs seconds: states that share the class but not the answer exist (the same
+// leaves holding the job's domains in another rank order; another leaf of a rail-optimised fabric;
+// several degraded GPUs against one). A miss probes every group shape announced by expect().
 //
 // The clock. Playing flows moves SimGrid's clock, which cannot go back: each shape is played in a
 // forked child (sim::run_in_child) on its copy of the platform, which reports β and exits. The caller's
@@ -88,6 +89,8 @@ public:
   /// GPUs, the NVLink share.
   void set_placement_key(std::uint64_t key) { placement_key_ = key; }
   void set_scale_out_bw_frac(double frac) { scale_out_bw_frac_ = frac; }
+  /// The least share left by the leaves under the job (uplinks, leaves of a plane), apart from ports.
+  void set_leaf_bw_frac(double frac) { leaf_bw_frac_ = frac; }
   void set_nvlink_bw_frac(double frac) { nvlink_bw_frac_ = frac; }
   /// Group shapes to probe on a cache miss, all at once (a miss costs one probe, not one per shape).
   void expect(std::vector<workload::CommGroup> groups) { expected_ = std::move(groups); }
@@ -109,6 +112,8 @@ public:
 private:
   enum class Pattern { RING, ALL_TO_ALL, PAIR };
   static Pattern pattern_of(workload::Collective kind);
+  /// The part of the state class the measured β depends on (all but the NVLink share).
+  std::uint64_t fabric_state() const;
   using ShapeKey = std::tuple<std::uint64_t, int, int, int>; ///< signature, pattern, ranks, stride
 
   const FabricPlatform* fabric_;
@@ -119,6 +124,7 @@ private:
   Placement placement_;
   std::uint64_t placement_key_ = 0;
   double scale_out_bw_frac_ = 1.0;
+  double leaf_bw_frac_ = 1.0;
   double nvlink_bw_frac_ = 1.0;
   std::vector<workload::CommGroup> expected_;
   mutable std::map<ShapeKey, double> measured_; ///< β, seconds per byte of S

@@ -187,3 +187,16 @@ TEST_CASE("groups split unevenly over domains are each played, with their incast
   CHECK(comm.measured_s_per_byte(Collective::REDUCE_SCATTER, dp) == Approx(3.0 / (4 * GPU_BYTES_PER_S)).epsilon(1e-6));
   CHECK(comm.flows_played() == 12);
 }
+
+TEST_CASE("a port at half and a leaf's uplinks at half are different state classes", "[fabric][comm]") {
+  Bench b(make_spec(8, 200, 2, 64));
+  FabricCommModel comm(*b.fabric, *b.platform, *b.racks, params(), NIC_EFFICIENCY, placement(4));
+  comm.set_scale_out_bw_frac(0.5); // a GPU lost half its ports; its leaves are whole
+  const std::uint64_t port = comm.state_signature();
+  comm.set_leaf_bw_frac(0.5); // its leaf's uplinks are at half
+  CHECK(comm.state_signature() != port);
+  comm.set_leaf_bw_frac(1.0);
+  CHECK(comm.state_signature() == port);
+  comm.set_placement_key(7);
+  CHECK(comm.state_signature() != port);
+}
