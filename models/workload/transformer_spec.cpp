@@ -223,6 +223,11 @@ void check_model_job(const ModelJobSpec& job, int index, const hardware::Hardwar
                  fmt::format("tp × ep = {} × {} = {} GPUs must fit in one NVLink domain, which has {} usable GPUs "
                              "in {}",
                              p.tp, p.ep, group, domain.gpus, domain.what));
+  else if (domain.gpus % group != 0) // ranks fill domains in order: a group would straddle two domains
+    problems.add(where + "/parallelism",
+                 fmt::format("tp × ep = {} × {} = {} GPUs must divide the {} usable GPUs of an NVLink domain ({}), "
+                             "or some groups would straddle two domains",
+                             p.tp, p.ep, group, domain.gpus, domain.what));
   const MemoryFootprint mem = memory_footprint(m, p);
   if (mem.total_gb() > hardware.gpu.hbm_gb)
     problems.add(where, fmt::format("needs {:.1f} GB of memory per GPU (weights {:.1f}, gradients {:.1f}, optimizer "

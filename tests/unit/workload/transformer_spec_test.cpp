@@ -99,7 +99,7 @@ TEST_CASE("unit: workload: parallelism without a model and measured inputs with 
         "(got 131072)\n");
 }
 
-TEST_CASE("unit: workload: tp × ep groups must fit one NVLink domain") {
+TEST_CASE("unit: workload: tp × ep groups must fit one NVLink domain and divide it") {
   CHECK(load({"jobs.0.model.experts=16", "jobs.0.parallelism.ep=2"}).errors ==
         "t.json: /jobs/0/parallelism: tp × ep = 8 × 2 = 16 GPUs must fit in one NVLink domain, which has 8 usable "
         "GPUs in an hgx server (/hardware/rack/gpus_per_node)\n");
@@ -115,6 +115,11 @@ TEST_CASE("unit: workload: tp × ep groups must fit one NVLink domain") {
         "t.json: /jobs/0/parallelism: tp × ep = 4 × 32 = 128 GPUs must fit in one NVLink domain, which has 64 usable "
         "GPUs in an nvl72 rack (/hardware/rack/gpus − spare_gpus)\n");
   CHECK(load({"jobs.0.parallelism.ep=16"}, nvl72).errors.empty());
+  // Without spares a rack has 72 usable GPUs: 4 x 16 = 64 fits but does not divide 72, and the second
+  // group would span racks 0 and 1.
+  CHECK(load({"hardware.rack.spare_gpus=0", "jobs.0.parallelism.ep=16"}, nvl72).errors ==
+        "t.json: /jobs/0/parallelism: tp × ep = 4 × 16 = 64 GPUs must divide the 72 usable GPUs of an NVLink domain "
+        "(an nvl72 rack (/hardware/rack/gpus − spare_gpus)), or some groups would straddle two domains\n");
 }
 
 TEST_CASE("unit: workload: a precision the GPU lacks is an error") {
