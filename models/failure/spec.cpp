@@ -78,6 +78,9 @@ const KeyTable& failure_mode_keys() {
                  "required with repair_dist lognormal"},
           KeyDef{"repair_pipeline", ValueType::BOOLEAN, "", false,
                  "repairs go through the stages of /operations/repair_pipeline instead of repair_h"},
+          KeyDef{"repair_crew", ValueType::BOOLEAN, "", true,
+                 "a repair holds one of /operations/repair_crews for repair_h (false: the unit comes back on its "
+                 "own after repair_h, e.g. a link flap or a switch reboot, and never queues for a crew)"},
           KeyDef{"kind", ValueType::STRING, "", "fail_stop",
                  "how the fault shows: fail_stop (noticed after detect_s), hang (caught by the collective "
                  "timeout), gray (a slow straggler, caught by straggler detection), latent (unnoticed until "
@@ -206,9 +209,13 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
                                              : RepairDist::FIXED;
     if (auto sigma = m.optional_number("repair_sigma")) mode.repair_sigma = *sigma;
     mode.repair_pipeline = m.boolean("repair_pipeline");
+    mode.repair_crew = m.boolean("repair_crew");
     if (mode.repair_pipeline)
       for (const char* key : {"repair_h", "repair_dist", "repair_sigma"})
         if (m.has(key)) m.problem(key, "has no effect with repair_pipeline: the pipeline's stages set repair times");
+    if (mode.repair_pipeline && m.has("repair_crew"))
+      m.problem("repair_crew", "has no effect with repair_pipeline: each stage of /operations/repair_pipeline says "
+                               "whether it needs a crew");
     const std::string kind = m.string("kind");
     mode.kind = kind == "hang"     ? FaultKind::HANG
                 : kind == "gray"   ? FaultKind::GRAY

@@ -69,6 +69,7 @@ struct FailureModeSpec {
   double gray_slowdown = 2.0;       ///< GRAY: how many times slower the unit runs
   double latent_fail_h = 168;       ///< LATENT: mean time until the fault becomes a fail-stop failure
   bool repair_pipeline = false;     ///< repairs go through /operations/repair_pipeline, not repair_h
+  bool repair_crew = true;          ///< a repair holds a crew (false: the unit comes back on its own)
   double lemon_frac = 0;            ///< share of units that are lemons
   double lemon_factor = 1;          ///< a lemon fails this many times as often
   double predicted_frac = 0;        ///< share of failures the RAS engine predicts

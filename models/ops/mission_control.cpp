@@ -126,21 +126,23 @@ void MissionControl::begin_repair(std::uint64_t id) {
   a.duration = sim::hours_to_ticks(mode(a.f).draw_repair_h(repair_rng_[static_cast<std::size_t>(a.f.mode)]));
   if (a.duration == 0) {
     complete(id, false); // nothing to replace (a software fault): no crew
+  } else if (!mode(a.f).repair_crew) {
+    start_fixed(id, /*crew=*/false); // comes back on its own (a link flap): no crew, no queue
   } else if (crew_free()) {
-    start_fixed(id);
+    start_fixed(id, /*crew=*/true);
   } else {
     waiting_.emplace_back(id, -1);
   }
 }
 
-void MissionControl::start_fixed(std::uint64_t id) {
+void MissionControl::start_fixed(std::uint64_t id, bool crew) {
   Active& a = active_.at(id);
-  ++busy_;
+  if (crew) ++busy_;
   static const sim::Name repair_start("repair_start");
   if (log_->enabled()) note(repair_start, a, fmt::format("{} {:.3f} h", mode(a.f).name, sim::to_hours(a.duration)));
-  a.timer = queue_->after(a.duration, [this, id] {
+  a.timer = queue_->after(a.duration, [this, id, crew] {
     active_.at(id).timer = {};
-    release_crew();
+    if (crew) release_crew();
     complete(id, false);
   });
 }
@@ -202,7 +204,7 @@ void MissionControl::release_crew() {
     const auto [id, stage] = waiting_.front();
     waiting_.pop_front();
     if (stage < 0)
-      start_fixed(id);
+      start_fixed(id, /*crew=*/true);
     else
       request_stage(id, stage);
   }

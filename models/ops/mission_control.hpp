@@ -125,7 +125,7 @@ private:
   void request_stage(std::uint64_t id, int stage);
   void start_stage(std::uint64_t id, int stage);
   void end_stage(std::uint64_t id, int stage);
-  void start_fixed(std::uint64_t id);
+  void start_fixed(std::uint64_t id, bool crew); ///< a fixed-length repair, holding a crew or not
   bool crew_free() const { return ops_->repair_crews == 0 || busy_ < ops_->repair_crews; }
   void release_crew();
   void complete(std::uint64_t id, bool escaped);

@@ -115,6 +115,9 @@ TEST_CASE("bad input: failure modes", "[unit][bad_input]") {
         "t.json: /failures/modes/0/scope: is a fabric element: the scenario needs a /fabric block (got \"leaf\")\n");
   CHECK(errors_with({"failures.modes.0.mtbf=5"}) ==
         "t.json: /failures/modes/0/mtbf: unknown key; did you mean \"mtbf_h\"? (got 5)\n");
+  CHECK(errors_with({"failures.modes.0.repair_pipeline=true", "failures.modes.0.repair_crew=false"}) ==
+        "t.json: /failures/modes/0/repair_crew: has no effect with repair_pipeline: each stage of "
+        "/operations/repair_pipeline says whether it needs a crew (got false)\n");
 }
 
 TEST_CASE("bad input: fabric failure modes", "[unit][bad_input]") {

@@ -64,6 +64,34 @@ TEST_CASE("repairs queue for a limited number of crews, in detection order", "[u
   CHECK(sim::to_hours(s.time_to_repair) / 3 == Approx(2 + 60 / 3600.0));
 }
 
+TEST_CASE("a repair without a crew (a link flap) neither waits for nor holds one", "[unit][mission_control]") {
+  Fixture fx;
+  failure::FailureModeSpec flap = fixed(0, 0.01);
+  flap.name = "flap";
+  flap.repair_crew = false;
+  fx.failures.modes = {fixed(60, 1.0), flap};
+  fx.ops.repair_crews = 1;
+  std::vector<std::pair<int, double>> repaired; // (GPU, hour)
+  ops::MissionControl::Listener listener;
+  listener.detected = [](const failure::Failure&) {};
+  listener.repaired = [&](const failure::Failure& f) {
+    repaired.emplace_back(f.gpus.first, sim::to_hours(fx.queue.now()));
+  };
+  ops::MissionControl mc(fx.ops, fx.failures, fx.layout, fx.health, fx.queue, fx.log, 1, 0, listener);
+  mc.on_failure(fx.fail(3));    // holds the only crew from 60 s to 1 h + 60 s
+  mc.on_failure(fx.fail(5, 1)); // a flap: back after 0.01 h although the crew is busy
+  mc.on_failure(fx.fail(9));    // queues for the crew, which the flap never took: 2 h + 60 s
+  fx.queue.run_until(sim::hours_to_ticks(10));
+  REQUIRE(repaired.size() == 3);
+  CHECK(repaired[0].first == 5);
+  CHECK(repaired[0].second == Approx(0.01));
+  CHECK(repaired[1].first == 3);
+  CHECK(repaired[1].second == Approx(1 + 60 / 3600.0));
+  CHECK(repaired[2].first == 9);
+  CHECK(repaired[2].second == Approx(2 + 60 / 3600.0));
+  CHECK(sim::to_hours(mc.stats()[1].time_to_repair) == Approx(0.01)); // its MTTR is its own repair time
+}
+
 TEST_CASE("a zero-length repair completes at detection, before jobs hear of it", "[unit][mission_control]") {
   Fixture fx;
   fx.failures.modes = {fixed(600, 0.0)};
