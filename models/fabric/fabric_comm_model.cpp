@@ -28,8 +28,8 @@ std::uint64_t splitmix64(std::uint64_t x) {
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
-// Rates are read between these dates after the flows start: past any route latency (microseconds),
-// long before a flow of PROBE_BYTES could end (seconds).
+// Rates are read over WINDOW_S, starting SETTLE_S plus twice the longest route latency after the flows
+// start (latencies are microseconds), long before a flow of PROBE_BYTES could end (seconds).
 constexpr double SETTLE_S = 1e-3;
 constexpr double WINDOW_S = 1e-3;
 
@@ -249,7 +249,8 @@ std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vecto
     }
   }
   if (flows.empty()) return {0.0, 0.0};
-  const std::vector<double> rates = platform_->rates_isolated(flows, SETTLE_S, WINDOW_S);
+  const std::vector<double> rates =
+      platform_->rates_isolated(flows, SETTLE_S + 2 * fabric_->max_route_latency_s(), WINDOW_S);
   std::vector<double> member_s(at(G), 0.0); // each member's slowest flow at these rates
   for (std::size_t f = 0; f < flows.size(); ++f) {
     if (!(rates[f] > 0)) continue; // blocked (a link on its route is off): not a rate

@@ -42,6 +42,7 @@
 #include "models/fabric/fabric_state.hpp"
 #include "sim/platform.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace dcsim::fabric {
@@ -65,6 +66,10 @@ public:
   bool restore(const Element& e);
 
   double bw_frac(int gpu) const { return state_.bw_frac(gpu); }
+  /// The longest route's latency (links and switches), s.
+  double max_route_latency_s() const {
+    return std::max({latency_same_leaf_s_, latency_two_tier_s_, latency_cross_pod_s_});
+  }
   bool cut_off(int gpu) const { return state_.cut_off(gpu); }
 
   // For tests and the benchmark.
