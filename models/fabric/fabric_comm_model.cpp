@@ -63,14 +63,6 @@ std::uint64_t FabricCommModel::state_signature() const {
   return mix(fabric_state(), std::bit_cast<std::uint64_t>(nvlink_bw_frac_));
 }
 
-namespace {
-/// Ring reduce-scatter (= all-gather) of S bytes per rank over n ranks (comm_model.hpp).
-double ring_rs_s(double n, double bytes, double bytes_per_s, double latency_s) {
-  if (n <= 1) return 0.0;
-  return (n - 1) * latency_s + (n - 1) / n * bytes / bytes_per_s;
-}
-} // namespace
-
 double FabricCommModel::time_s(workload::Collective kind, const workload::CommGroup& group, double bytes) const {
   if (group.ranks <= 1 || bytes <= 0) return 0.0;
   const double n = group.ranks;
@@ -93,10 +85,10 @@ double FabricCommModel::time_s(workload::Collective kind, const workload::CommGr
   const double net_s = bytes * beta / nic_efficiency_frac_; // the fabric's share of the collective
   switch (kind) {
   case workload::Collective::ALL_REDUCE:
-    return 2 * ring_rs_s(k, bytes, b_nvl, a_nvl) + 2 * ((domains - 1) * a_net + net_s);
+    return 2 * workload::ring_rs_s(k, bytes, b_nvl, a_nvl) + 2 * ((domains - 1) * a_net + net_s);
   case workload::Collective::REDUCE_SCATTER:
   case workload::Collective::ALL_GATHER:
-    return ring_rs_s(k, bytes, b_nvl, a_nvl) + (domains - 1) * a_net + net_s;
+    return workload::ring_rs_s(k, bytes, b_nvl, a_nvl) + (domains - 1) * a_net + net_s;
   case workload::Collective::ALL_TO_ALL:
     return (n - 1) * a_net + std::max((k - 1) / n * bytes / b_nvl, net_s);
   case workload::Collective::SEND_RECV:

@@ -37,13 +37,10 @@ int ranks_per_domain(int ranks, int stride, int domain_gpus) {
   return std::clamp(domain_gpus / std::max(1, stride), 1, ranks);
 }
 
-namespace {
-/// Ring reduce-scatter (= all-gather) of S bytes per rank over n ranks.
 double ring_rs_s(double n, double bytes, double bytes_per_s, double latency_s) {
   if (n <= 1) return 0.0;
   return (n - 1) * latency_s + (n - 1) / n * bytes / bytes_per_s;
 }
-} // namespace
 
 double AlphaBetaCommModel::time_s(Collective kind, const CommGroup& group, double bytes) const {
   const double n = group.ranks;

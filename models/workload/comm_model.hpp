@@ -62,6 +62,9 @@ struct CommGroup {
 /// Members of a group sharing one NVLink domain when job ranks fill domains of `domain_gpus` in order.
 int ranks_per_domain(int ranks, int stride, int domain_gpus);
 
+/// RS(n, S, B, α): ring reduce-scatter (= all-gather) of S bytes per rank over n ranks, s (above).
+double ring_rs_s(double n, double bytes, double bytes_per_s, double latency_s);
+
 class CommModel {
 public:
   virtual ~CommModel() = default;
