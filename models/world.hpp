@@ -70,6 +70,13 @@ public:
   /// the probes played so far.
   const fabric::FabricCommModel* fabric_comm(int job) const { return fabric_comms_.at(static_cast<std::size_t>(job)).get(); }
 
+  /// Population of each failure mode (units it strikes).
+  const std::vector<int>& mode_units() const { return mode_units_; }
+  /// The healthy step of each job, s (the slowdown's reference).
+  double healthy_step_s(int job) const { return healthy_step_s_.at(static_cast<std::size_t>(job)); }
+  /// The fabric, to fail and restore its elements (a replica's, in its own process).
+  fabric::FabricPlatform& fabric_platform() { return *fabric_; }
+
   /// Runs replica `replica` to the scenario's end. At most once per process.
   ledger::ReplicaResult run_replica(int replica, const std::function<void(double)>& progress = {});
 

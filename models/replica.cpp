@@ -1,0 +1,554 @@
+#include "models/replica.hpp"
+
+#include "models/world.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace dcsim {
+
+Replica::Replica(World& world, int replica, std::function<void(double)> progress)
+    : world_(&world), s_(&world.scenario()), layout_(&world.layout()), seed_(s_->seed),
+      replica_(static_cast<std::uint64_t>(replica)), end_(sim::hours_to_ticks(s_->duration_h)),
+      progress_(std::move(progress)), modes_(static_cast<int>(s_->failures.modes.size())),
+      log_(s_->output.events), health_(layout_->gpus()),
+      alloc_(*layout_, health_, s_->operations.spare_domains(layout_->kind()),
+             s_->operations.cold_domains(layout_->kind())),
+      cluster_(
+          layout_->gpus(), [this](int g) { return alloc_.category(g); }, 0),
+      rack_avail_(layout_->racks()), services_(s_->jobs.size()), scheduler_(*layout_, alloc_, queue_, log_) {
+  world.platform().bind(queue_);
+  build_jobs();
+  build_paces();
+  build_operations();
+  result_.replica = replica;
+  result_.gpus = layout_->gpus();
+  result_.duration = end_;
+  result_.peak_flops_per_gpu = s_->hardware.gpu.peak_tflops * 1e12;
+  build_facility();
+  add_workloads_to_scheduler();
+  register_gauges();
+}
+
+Replica::~Replica() = default;
+
+// --- Assembly ---------------------------------------------------------------------------------------
+
+void Replica::build_jobs() {
+  for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
+    if (s_->jobs[j].kind == workload::JobKind::INFERENCE) {
+      jobs_.push_back(nullptr);
+      continue;
+    }
+    const int job = static_cast<int>(j);
+    workload::TrainingJob::Hooks hooks;
+    hooks.recover = [this, job](sim::Tick& extra) { return recover(job, extra); };
+    hooks.cause_name = [this](int mode) {
+      return mode < modes_ ? s_->failures.modes[static_cast<std::size_t>(mode)].name
+                           : Facility::extra_cause_name(mode - modes_);
+    };
+    hooks.training_changed = [this, job](bool training) { facility_->on_training_changed(job, training); };
+    hooks.stopped = [this, job] { facility_->on_job_stopped(job); };
+    jobs_.push_back(std::make_unique<workload::TrainingJob>(
+        s_->jobs[j], world_->job_timing()[j], modes_ + Facility::extra_causes(*s_), queue_, log_, hooks));
+  }
+}
+
+bool Replica::recover(int job, sim::Tick& extra) {
+  bool ok = alloc_.recover(job);
+  if (ok && s_->operations.health_check_interval_h > 0) { // the restart's pre-flight health check
+    if (mission_->preflight([this, job](int g) { return alloc_.owner(g) == job; }) > 0)
+      ok = alloc_.recover(job);
+    extra += sim::to_ticks(s_->operations.health_check_duration_s);
+  }
+  if (alloc_.take_domain_swaps() > 0) extra += sim::to_ticks(s_->operations.warm_swap_s);
+  if (!ok) request_cold();
+  return ok;
+}
+
+void Replica::build_paces() {
+  // With a fabric, a model job's collectives are played on it (a copy of the World's FabricCommModel,
+  // whose cache holds the healthy probe) over the job's GPUs as placed now.
+  const auto params = workload::alpha_beta_params(s_->hardware, scale_out_gbps(*s_));
+  paces_.resize(s_->jobs.size());
+  job_pace_.resize(s_->jobs.size());
+  for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
+    if (!jobs_[j]) continue;
+    std::unique_ptr<fabric::FabricCommModel> comm;
+    if (const auto* healthy = world_->fabric_comm(static_cast<int>(j))) {
+      comm = std::make_unique<fabric::FabricCommModel>(*healthy);
+      comm->set_placement([this, j] { return alloc_.job_gpus(static_cast<int>(j)); });
+    }
+    paces_[j] = std::make_unique<workload::JobPace>(s_->jobs[j], s_->hardware, params, std::move(comm),
+                                                    world_->healthy_step_s(static_cast<int>(j)));
+  }
+  if (const auto* fabric = world_->fabric())
+    fabric_ = std::make_unique<fabric::FabricTracker>(fabric->state(), static_cast<int>(s_->jobs.size()),
+                                                      [this](int g, bool cut) {
+                                                        if (cut) {
+                                                          newly_cut_.push_back(g);
+                                                          health_.fail({g, 1});
+                                                        } else {
+                                                          health_.repair({g, 1});
+                                                        }
+                                                      });
+}
+
+void Replica::build_operations() {
+  ops::MissionControl::Listener listener;
+  listener.taken_down = [this](const failure::Failure& f) { on_taken_down(f); };
+  listener.detected = [this](const failure::Failure& f) { on_detected(f); };
+  listener.repaired = [this](const failure::Failure& f) { on_repaired(f); };
+  listener.drain = [this](hardware::GpuRange gpus, std::function<void()> done) {
+    drain(gpus, std::move(done));
+  };
+  listener.is_free = [this](hardware::GpuRange gpus) {
+    for (int g = gpus.first; g < gpus.end(); ++g)
+      if (alloc_.owner(g) >= 0) return false;
+    return true;
+  };
+  mission_ = std::make_unique<ops::MissionControl>(
+      s_->operations, s_->failures, *layout_, health_, queue_, log_, seed_, replica_, listener,
+      [this](const failure::Failure& f) { return component_name(f); });
+  injector_ = std::make_unique<failure::FailureInjector>(
+      s_->failures.modes, *layout_, health_, queue_, seed_, replica_,
+      [this](const failure::Failure& f) { on_strike(f); }, world_->mode_units());
+  injector_->set_predictor(
+      [this](int mode, int unit, sim::Tick date) { mission_->on_predicted(mode, unit, date); });
+  mission_->set_injector(injector_.get());
+}
+
+void Replica::build_facility() {
+  Facility::Hooks hooks;
+  hooks.clocks_changed = [this] { update_paces(false); };
+  hooks.fault_repaired = [this](const failure::Failure& f) {
+    injector_->renew(f);
+    notify_capacity();
+  };
+  hooks.capacity_changed = [this] { notify_capacity(); };
+  facility_ = std::make_unique<Facility>(*s_, *layout_, health_, alloc_, jobs_, queue_, log_, result_.samples,
+                                         seed_, replica_, std::move(hooks));
+  install_health_hooks(); // every target exists from here on
+  facility_->start();
+}
+
+void Replica::install_health_hooks() {
+  alloc_.set_change_hook([this](int g) { on_owner_change(g); });
+  health_.set_transition_hook([this](int g, bool up) { on_health_change(g, up); });
+  alloc_.set_move_hook([this](int job, const std::string& kind, const std::string& from,
+                              const std::string& to) {
+    log_.add({queue_.now(), kind, to, kind == "gpu_swap" ? "gpu" : "domain",
+              s_->jobs[static_cast<std::size_t>(job)].name, "replaces " + from});
+    update_paces(false); // the job may have moved onto or off slow GPUs, lost bandwidth or degraded NVLink
+  });
+}
+
+void Replica::add_workloads_to_scheduler() {
+  // The scheduler places training jobs as they arrive; services take their own domains.
+  for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
+    const auto& spec = s_->jobs[j];
+    sched::JobRequest req;
+    req.name = spec.name;
+    req.priority = spec.priority;
+    req.arrival = sim::hours_to_ticks(spec.arrival_h);
+    req.gpus = spec.gpus;
+    req.min_gpus = static_cast<int>(std::ceil(spec.gpus * spec.min_gpus_frac));
+    if (auto* job = jobs_[j].get()) {
+      req.control.place = [this, job](int gpus) {
+        job->place(gpus);
+        update_paces(false); // its pace on the GPUs it got (slow GPUs, degraded links, placement)
+      };
+      req.control.request_stop = [job](std::function<void()> stopped) {
+        job->request_stop(std::move(stopped));
+      };
+      req.control.release = [job] { job->release(); };
+      req.control.resize = [this, job](int gpus) {
+        job->resize(gpus);
+        update_paces(false);
+      };
+      job->set_completion_hook([this, j] {
+        scheduler_.completed(static_cast<int>(j)); // queued training jobs first, then services short of GPUs
+        for (auto& sv : services_)
+          if (sv) sv->on_capacity_changed();
+      });
+    } else {
+      req.external = true;
+      services_[j] = std::make_unique<workload::InferenceService>(spec, static_cast<int>(j), *layout_, alloc_,
+                                                                  scheduler_, queue_, log_);
+    }
+    scheduler_.add(std::move(req));
+  }
+}
+
+void Replica::register_gauges() {
+  // Cluster gauges and each workload's state, sampled together on a fixed grid (names interned once).
+  const std::string domain_word = layout_->kind() == hardware::RackKind::NVL72 ? "racks" : "nodes";
+  const sim::Name cluster("cluster");
+  const auto& census = alloc_.census();
+  gauges_.add(cluster, "healthy_gpus",
+              [this](sim::Tick) { return double(layout_->gpus() - health_.down_gpus()); });
+  gauges_.add(cluster, "schedulable_" + domain_word,
+              [this](sim::Tick) { return double(alloc_.schedulable_domains()); });
+  gauges_.add(cluster, "repairs_queued", [this](sim::Tick) { return double(mission_->queued_repairs()); });
+  gauges_.add(cluster, "healthy_production_gpus",
+              [&census](sim::Tick) { return double(census.healthy_allocated_gpus); });
+  for (std::size_t st = 0; st < sched::Allocator::DOMAIN_STATE_NAMES.size(); ++st)
+    gauges_.add(cluster, domain_word + "_" + sched::Allocator::DOMAIN_STATE_NAMES[st],
+                [&census, st](sim::Tick) { return double(census.domain_states[st]); });
+  gauges_.add(cluster, "fragmentation_frac", [&census](sim::Tick) {
+    const auto [stranded, free_gpus] = census.fragmentation;
+    return free_gpus > 0 ? static_cast<double>(stranded) / free_gpus : 0.0;
+  });
+  gauges_.add(cluster, "queued_jobs", [this](sim::Tick) { return double(scheduler_.queued()); });
+  for (std::size_t j = 0; j < jobs_.size(); ++j)
+    if (const auto* job = jobs_[j].get()) {
+      const sim::Name name(s_->jobs[j].name);
+      gauges_.add(name, "training", [job](sim::Tick) { return job->training() ? 1.0 : 0.0; });
+      gauges_.add(name, "gpus", [job](sim::Tick) { return double(job->gpus()); });
+      gauges_.add(name, "step_time_s",
+                  [job](sim::Tick) { return sim::to_seconds(job->timing().step) * job->slowdown(); });
+    }
+  for (const auto& sv : services_)
+    if (const auto* service = sv.get()) {
+      const sim::Name name(service->spec().name);
+      gauges_.add(name, "demand_tokens_per_s",
+                  [service](sim::Tick now) { return service->demand_tokens_per_s(now); });
+      gauges_.add(name, "serving_gpus", [service](sim::Tick) { return double(service->serving_gpus()); });
+    }
+  if (fabric_) // GPUs reachable with less than their full scale-out bandwidth
+    gauges_.add(cluster, "degraded_bw_gpus",
+                [this](sim::Tick) { return double(fabric_->degraded_bw_gpus()); });
+
+  sample_every_ = sim::to_ticks(s_->output.timeseries_interval_s);
+  if (sample_every_ > 0) queue_.at(0, [this] { sample(); });
+  progress_every_ = std::max<sim::Tick>(1, end_ / 200); // a fraction published about 200 times
+  if (progress_) queue_.at(0, [this] { tick_progress(); });
+}
+
+void Replica::sample() {
+  gauges_.sample(queue_.now(), result_.samples);
+  if (queue_.now() + sample_every_ <= end_) queue_.after(sample_every_, [this] { sample(); });
+}
+
+void Replica::tick_progress() {
+  progress_(static_cast<double>(queue_.now()) / static_cast<double>(end_));
+  if (queue_.now() + progress_every_ < end_) queue_.after(progress_every_, [this] { tick_progress(); });
+}
+
+// --- Queries ----------------------------------------------------------------------------------------
+
+const failure::FailureModeSpec& Replica::mode_of(const failure::Failure& f) const {
+  return s_->failures.modes[static_cast<std::size_t>(f.mode)];
+}
+
+std::vector<int> Replica::owners_of(hardware::GpuRange gpus) const {
+  std::vector<int> owners;
+  for (int g = gpus.first; g < gpus.end(); ++g)
+    if (const int owner = alloc_.owner(g); owner >= 0) owners.push_back(owner);
+  std::sort(owners.begin(), owners.end());
+  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+  return owners;
+}
+
+std::function<int(int)> Replica::owner_fn() const {
+  return [this](int g) { return alloc_.owner(g); };
+}
+
+std::string Replica::component_name(const failure::Failure& f) const {
+  const auto& m = mode_of(f);
+  if (m.on_fabric) {
+    const auto& state = world_->fabric()->state();
+    return state.name(state.element(m.element, f.unit));
+  }
+  return layout_->unit_name(f.scope, f.unit);
+}
+
+// --- Reactions --------------------------------------------------------------------------------------
+
+void Replica::on_owner_change(int g) {
+  cluster_.touch(g, queue_.now());
+  if (fabric_) fabric_->set_owner(g, alloc_.owner(g));
+  facility_->on_owner_change(g);
+}
+
+void Replica::on_health_change(int g, bool up) {
+  if (const int owner = alloc_.owner(g);
+      owner >= 0 && services_[static_cast<std::size_t>(owner)] && !services_recount_due_) {
+    services_recount_due_ = true;
+    queue_.after(0, [this] {
+      services_recount_due_ = false;
+      services_changed();
+    });
+  }
+  rack_avail_.on_health_change(layout_->rack_of(g), up, queue_.now());
+  alloc_.on_health_change(g, up);
+  world_->platform().set_host_on(world_->racks().gpu_host(g), up);
+  cluster_.touch(g, queue_.now());
+  facility_->on_health_change(g, up);
+}
+
+void Replica::services_changed() { // a service replaces down GPUs from spares at once, and recounts
+  for (std::size_t j = 0; j < services_.size(); ++j)
+    if (services_[j]) {
+      alloc_.recover(static_cast<int>(j));
+      services_[j]->on_gpus_changed();
+    }
+}
+
+void Replica::notify_capacity() {
+  services_changed();
+  for (auto& sv : services_) // a service short of what it wants takes freed domains first
+    if (sv) sv->on_capacity_changed();
+  for (auto& job : jobs_) // returned capacity goes to waiting jobs in scenario order (earlier jobs first)
+    if (job) job->on_capacity_changed();
+  scheduler_.capacity_changed(); // then to queued jobs
+}
+
+void Replica::request_cold() { // no warm spare left: bring a cold one in
+  if (cold_pending_ > 0 || alloc_.cold_domains() - cold_pending_ <= 0) return;
+  ++cold_pending_;
+  log_.add({queue_.now(), "cold_spare_requested", "", "domain", "",
+            fmt::format("{} h", s_->operations.cold_swap_h)});
+  queue_.after(sim::hours_to_ticks(s_->operations.cold_swap_h), [this] {
+    --cold_pending_;
+    if (alloc_.activate_cold()) notify_capacity();
+  });
+}
+
+workload::Pace Replica::pace_of(int job) const {
+  const auto j = static_cast<std::size_t>(job);
+  const auto owner = owner_fn();
+  workload::Pace p;
+  if (fabric_) p.bw = fabric_->job_bw(job, owner);
+  if (p.bw <= 0) return p; // GPUs there are cut off: the job is interrupted, not slowed
+  // The placement class of a model job at full size (a job released, or shrunk below its parallelism's
+  // GPUs, keeps the last one: its step is not re-derived for a size it does not run).
+  if (paces_[j]->on_fabric()) {
+    p.placement =
+        alloc_.job_gpu_count(job) == s_->jobs[j].gpus ? fabric_->placement_key(job) : job_pace_[j].placement;
+    p.leaf_bw = fabric_->job_leaf_bw(job);
+  }
+  p.clock = degraded_.job_clock(job, owner, facility_->job_clock(job)); // throttling, caps, stragglers
+  p.nvlink = degraded_.job_nvlink(job, [this](int d) { return alloc_.domain_job(d); });
+  return p;
+}
+
+void Replica::update_paces(bool stall) {
+  for (std::size_t j = 0; j < jobs_.size(); ++j) {
+    if (!jobs_[j]) continue;
+    const workload::Pace p = pace_of(static_cast<int>(j));
+    if (p.bw <= 0 || p == job_pace_[j]) continue;
+    if (stall && p.bw < job_pace_[j].bw) jobs_[j]->stall(sim::to_ticks(s_->fabric->reroute_s));
+    job_pace_[j] = p;
+    jobs_[j]->set_slowdown(std::max(1.0, paces_[j]->slowdown(p)));
+  }
+}
+
+void Replica::fabric_changed(const fabric::Element& e, bool failed) {
+  newly_cut_.clear();
+  fabric_->element_changed(e);
+  update_paces(failed);
+}
+
+void Replica::interrupt(const failure::Failure& f, const std::vector<int>& owners) {
+  for (int j : owners)
+    if (jobs_[static_cast<std::size_t>(j)])
+      jobs_[static_cast<std::size_t>(j)]->on_failure(f.id, f.mode);
+    else
+      services_[static_cast<std::size_t>(j)]->on_gpus_changed(); // serves on fewer GPUs until replaced
+}
+
+void Replica::drain(hardware::GpuRange gpus, std::function<void()> done) {
+  // The GPUs become unusable for placement at once; jobs holding some stop at their next checkpoint;
+  // when the last has stopped, `done` takes them (they are then down, no longer drained).
+  alloc_.set_draining(gpus, true);
+  std::vector<int> holders = owners_of(gpus); // training jobs stop at a checkpoint; a service just moves
+  std::erase_if(holders, [this](int j) { return !jobs_[static_cast<std::size_t>(j)]; });
+  auto finish = [this, gpus, done] {
+    done();
+    alloc_.set_draining(gpus, false);
+    services_changed();
+  };
+  if (holders.empty()) {
+    queue_.after(0, finish);
+    return;
+  }
+  auto left = std::make_shared<int>(static_cast<int>(holders.size()));
+  for (int j : holders)
+    jobs_[static_cast<std::size_t>(j)]->request_stop([left, finish] {
+      if (--*left == 0) finish();
+    });
+}
+
+void Replica::on_strike(const failure::Failure& f) {
+  const auto& m = mode_of(f);
+  if (m.on_cooling) {
+    facility_->on_failure(f);
+    return;
+  }
+  if (f.gpus.count > 0)
+    rack_avail_.count_failure(layout_->rack_of(f.gpus.first), layout_->rack_of(f.gpus.end() - 1));
+  std::vector<int> struck;
+  if (m.takes_down()) struck = owners_of(f.gpus);
+  if (m.on_fabric) {
+    auto& fabric = world_->fabric_platform();
+    const fabric::Element e = fabric.state().element(m.element, f.unit);
+    if (fabric.fail(e)) fabric_changed(e, true);
+    for (int g : newly_cut_)
+      if (const int owner = alloc_.owner(g); owner >= 0) struck.push_back(owner);
+    newly_cut_.clear();
+    std::sort(struck.begin(), struck.end());
+    struck.erase(std::unique(struck.begin(), struck.end()), struck.end());
+  }
+  if (m.kind == failure::FaultKind::GRAY) {
+    degraded_.slow(f.gpus, 1.0 / m.gray_slowdown);
+    update_paces(false);
+  }
+  if (m.nvlink_degraded_frac > 0) {
+    degraded_.degrade_nvlink(layout_->domain_of(f.gpus.first), m.nvlink_degraded_frac);
+    update_paces(false);
+  }
+  interrupt(f, struck);
+  mission_->on_failure(f);
+}
+
+void Replica::on_taken_down(const failure::Failure& f) { // a gray fault caught, a latent one failing
+  const bool slowed = degraded_.clear_slow(f.gpus);
+  interrupt(f, owners_of(f.gpus));
+  if (slowed) update_paces(false);
+}
+
+void Replica::on_detected(const failure::Failure& f) {
+  for (auto& job : jobs_)
+    if (job) job->on_failure_detected(f.id);
+  services_changed();
+}
+
+void Replica::on_repaired(const failure::Failure& f) {
+  const auto& m = mode_of(f);
+  if (m.on_fabric) {
+    auto& fabric = world_->fabric_platform();
+    const fabric::Element e = fabric.state().element(m.element, f.unit);
+    if (fabric.restore(e)) fabric_changed(e, false);
+  }
+  if (m.kind == failure::FaultKind::GRAY && degraded_.clear_slow(f.gpus)) update_paces(false);
+  if (m.nvlink_degraded_frac > 0 && degraded_.restore_nvlink(layout_->domain_of(f.gpus.first)))
+    update_paces(false);
+  notify_capacity();
+}
+
+// --- Run and results --------------------------------------------------------------------------------
+
+ledger::ReplicaResult Replica::run() {
+  for (auto& sv : services_) // production serving first: training gets what is left, then lends
+    if (sv) sv->start();
+  scheduler_.start();
+  injector_->start();
+  mission_->start();
+  world_->platform().run_until(end_);
+  for (auto& job : jobs_)
+    if (job) job->finish();
+  for (auto& sv : services_)
+    if (sv) sv->finish();
+  cluster_.finish(end_);
+  check_conservation();
+  collect_results();
+  sort_events();
+  return std::move(result_);
+}
+
+void Replica::check_conservation() const {
+  // Exact (integer GPU·µs): failing one is a bug, never a property of the input.
+  ledger::GpuTicks allocated = 0;
+  for (const auto& job : jobs_)
+    if (job)
+      for (auto t : job->gpu_time())
+        allocated += t;
+  for (const auto& sv : services_)
+    if (sv) allocated += sv->held_gpu_time();
+  if (cluster_.gpu_ticks(sched::Category::ALLOCATED) != allocated ||
+      cluster_.total() != static_cast<ledger::GpuTicks>(layout_->gpus()) * end_)
+    throw std::logic_error("cluster ledger not conserved");
+}
+
+ledger::ServiceOutcome Replica::service_outcome(const workload::InferenceService& sv) const {
+  ledger::ServiceOutcome o;
+  o.name = sv.spec().name;
+  o.gpus = sv.spec().gpus;
+  o.demanded_tokens = sv.demanded_tokens();
+  o.served_tokens = sv.served_tokens();
+  o.serving_gpu_h = ledger::to_gpu_hours(sv.serving_gpu_time());
+  o.moving_gpu_h = ledger::to_gpu_hours(sv.moving_gpu_time());
+  o.down_gpu_h = ledger::to_gpu_hours(sv.down_gpu_time());
+  o.moves = sv.moves();
+  return o;
+}
+
+ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
+  const auto& job = *jobs_[j];
+  const auto& timing = world_->job_timing()[j];
+  ledger::JobOutcome o;
+  o.name = job.spec().name;
+  o.gpus = job.spec().gpus;
+  o.wall = job.wall();
+  o.queued = job.queued_time();
+  o.completed_at = job.completed_at();
+  o.reallocations = job.reallocations();
+  for (int st = 0; st < workload::JOB_TIME_STATES; ++st)
+    o.gpu_h[static_cast<std::size_t>(st)] =
+        ledger::to_gpu_hours(job.gpu_time()[static_cast<std::size_t>(st)]);
+  o.interruptions = job.interruptions();
+  o.interruptions_planned = job.interruptions_planned();
+  o.checkpoints = job.checkpoints();
+  o.failures_by_mode = job.failures_by_mode();
+  o.interruptions_by_mode = job.interruptions_by_mode();
+  o.step_time_s = sim::to_seconds(timing.step);
+  o.checkpoint_interval_s = sim::to_seconds(timing.interval);
+  o.model_flops_per_step = job.spec().model_flops_per_step;
+  o.tokens_per_step = job.spec().tokens_per_step;
+  if (job.spec().model)
+    o.peak_flops_per_gpu = s_->hardware.gpu.peak_tflops_at(job.spec().model->model.precision) * 1e12;
+  const double rate_per_h = world_->job_failure_rate_per_h()[j];
+  o.expected_mtbf_h = rate_per_h > 0 ? 1.0 / rate_per_h : std::numeric_limits<double>::infinity();
+  return o;
+}
+
+void Replica::collect_results() {
+  for (std::size_t j = 0; j < jobs_.size(); ++j) {
+    if (const auto* sv = services_[j].get())
+      result_.services.push_back(service_outcome(*sv));
+    else
+      result_.jobs.push_back(job_outcome(j));
+  }
+  result_.unallocated_gpu_h = {ledger::to_gpu_hours(cluster_.gpu_ticks(sched::Category::IDLE)),
+                               ledger::to_gpu_hours(cluster_.gpu_ticks(sched::Category::REPAIR)),
+                               ledger::to_gpu_hours(cluster_.gpu_ticks(sched::Category::SPARE))};
+  result_.preemptions = scheduler_.preemptions();
+  result_.rack_down_gpu_h = rack_avail_.down_gpu_h(end_);
+  result_.rack_failures = rack_avail_.failures();
+  for (std::size_t m = 0; m < s_->failures.modes.size(); ++m) {
+    const auto& st = mission_->stats()[m];
+    result_.modes.push_back(
+        {s_->failures.modes[m].name, st.failures, st.repaired, sim::to_hours(st.time_to_repair)});
+  }
+  facility_->finish(end_, result_); // energy, cooling metrics, cooling modes' repairs, extra causes
+}
+
+void Replica::sort_events() {
+  // Jobs log completed checkpoints when they close a cycle, after the fact: order the log by date
+  // (stable: events of one date keep the order in which they were logged).
+  auto records = log_.take();
+  std::vector<std::pair<sim::Tick, std::size_t>> order(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i)
+    order[i] = {records[i].time, i};
+  std::sort(order.begin(), order.end());
+  result_.events.reserve(records.size());
+  for (const auto& [time, i] : order)
+    result_.events.push_back(std::move(records[i]));
+}
+
+} // namespace dcsim

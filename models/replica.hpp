@@ -1,0 +1,133 @@
+// One simulated history of a World: the parts of a replica, wired together, run to the scenario's end.
+//
+// Parts (each engine-free and tested on its own, but for the event queue's clock):
+//   GpuHealth          which GPUs are up                      Allocator      who holds which GPU
+//   ClusterLedger      GPU-time by cluster category           RackAvailability  down GPU-time per rack
+//   TrainingJob, InferenceService  the workloads              Scheduler      arrivals, queue, preemption
+//   FailureInjector    strikes                                MissionControl detection, repairs, drains
+//   FabricTracker      fabric state as jobs see it            Degradations   gray GPUs, degraded NVLink
+//   JobPace            a job's slowdown from all of the above Facility       cooling, power, RLCC
+//   GaugeSampler       the time series
+// Wiring (the replica's methods; every hook is installed once its target exists):
+//   injector ─strike─▶ on_strike: fabric element down (GPUs cut off go down) │ gray: slow GPUs │ NVLink
+//                      degraded ─▶ jobs holding struck GPUs interrupted ─▶ MissionControl (detection)
+//                      cooling modes go to the Facility instead
+//   MissionControl ─detected─▶ jobs ; ─repaired─▶ fabric element back, slow GPUs cleared ─▶ capacity
+//   GpuHealth transition ─▶ allocator, ledger, rack availability, facility, services' recount
+//   Allocator owner change ─▶ ledger, fabric tracker, facility ; moves ─▶ paces
+//   anything that changes a job's GPUs' state ─▶ update_paces ─▶ TrainingJob::set_slowdown
+#pragma once
+
+#include "models/fabric/fabric_tracker.hpp"
+#include "models/facility.hpp"
+#include "models/failure/degradations.hpp"
+#include "models/failure/gpu_health.hpp"
+#include "models/failure/injector.hpp"
+#include "models/ledger/cluster_ledger.hpp"
+#include "models/ledger/gauge_sampler.hpp"
+#include "models/ledger/rack_availability.hpp"
+#include "models/ledger/replica_result.hpp"
+#include "models/ops/mission_control.hpp"
+#include "models/sched/allocator.hpp"
+#include "models/sched/scheduler.hpp"
+#include "models/workload/inference_service.hpp"
+#include "models/workload/job_pace.hpp"
+#include "models/workload/training_job.hpp"
+#include "sim/event_log.hpp"
+#include "sim/event_queue.hpp"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace dcsim {
+
+class World;
+
+class Replica {
+public:
+  /// `progress(fraction)` is called about 200 times over the run when set.
+  Replica(World& world, int replica, std::function<void(double)> progress);
+  ~Replica();
+  Replica(const Replica&) = delete;
+  Replica& operator=(const Replica&) = delete;
+
+  /// Runs to the scenario's end and returns what happened. Once.
+  ledger::ReplicaResult run();
+
+private:
+  World* world_;
+  const Scenario* s_;
+  const hardware::Layout* layout_;
+  std::uint64_t seed_, replica_;
+  sim::Tick end_;
+  std::function<void(double)> progress_;
+  int modes_;
+
+  sim::EventQueue queue_;
+  sim::EventLog log_;
+  failure::GpuHealth health_;
+  sched::Allocator alloc_;
+  ledger::ClusterLedger cluster_;
+  ledger::RackAvailability rack_avail_;
+  /// Jobs and services share the allocator's job indices (scenario order): jobs_[j] is null for a
+  /// service, services_[j] for a training job.
+  std::vector<std::unique_ptr<workload::TrainingJob>> jobs_;
+  std::vector<std::unique_ptr<workload::InferenceService>> services_;
+  sched::Scheduler scheduler_;
+  std::vector<std::unique_ptr<workload::JobPace>> paces_; ///< per training job
+  std::vector<workload::Pace> job_pace_;                  ///< the state each job's slowdown was set for
+  failure::Degradations degraded_;
+  std::unique_ptr<fabric::FabricTracker> fabric_; ///< scenarios with a fabric
+  std::vector<int> newly_cut_;                    ///< GPUs the last fabric change cut off
+  std::unique_ptr<ops::MissionControl> mission_;
+  std::unique_ptr<failure::FailureInjector> injector_;
+  ledger::ReplicaResult result_;
+  std::unique_ptr<Facility> facility_;
+  ledger::GaugeSampler gauges_;
+  sim::Tick sample_every_ = 0, progress_every_ = 1;
+  bool services_recount_due_ = false; ///< a service's GPU changed health: it recounts once, at this date
+  int cold_pending_ = 0;
+
+  // Assembly (constructor), in the order the parts schedule their first events.
+  void build_jobs();
+  void build_paces();
+  void build_operations();
+  void build_facility();
+  void add_workloads_to_scheduler();
+  void register_gauges();
+  void install_health_hooks();
+
+  const failure::FailureModeSpec& mode_of(const failure::Failure& f) const;
+  std::vector<int> owners_of(hardware::GpuRange gpus) const;
+  std::function<int(int)> owner_fn() const;
+
+  // Reactions.
+  void on_health_change(int gpu, bool up);
+  void on_owner_change(int gpu);
+  void services_changed();
+  void notify_capacity();
+  void request_cold();
+  bool recover(int job, sim::Tick& extra);
+  void update_paces(bool stall);
+  workload::Pace pace_of(int job) const;
+  void fabric_changed(const fabric::Element& e, bool failed);
+  void interrupt(const failure::Failure& f, const std::vector<int>& owners);
+  void drain(hardware::GpuRange gpus, std::function<void()> done);
+  void on_strike(const failure::Failure& f);
+  void on_taken_down(const failure::Failure& f);
+  void on_detected(const failure::Failure& f);
+  void on_repaired(const failure::Failure& f);
+  std::string component_name(const failure::Failure& f) const;
+  void sample();
+  void tick_progress();
+
+  // Results.
+  void check_conservation() const;
+  ledger::JobOutcome job_outcome(std::size_t j) const;
+  ledger::ServiceOutcome service_outcome(const workload::InferenceService& sv) const;
+  void collect_results();
+  void sort_events();
+};
+
+} // namespace dcsim

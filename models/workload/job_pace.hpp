@@ -1,0 +1,59 @@
+// A training job's pace: how much longer its step takes than the healthy step, from the state of what
+// it runs on. The inputs (a Pace) are, for its GPUs and domains as placed now:
+//   bw       B  least scale-out bandwidth share left to its GPUs (fabric faults; 1 without a fabric)
+//   clock    f  least clock fraction (thermal throttling, power caps, gray stragglers)
+//   nvlink   n  least NVLink share of its domains (degraded NVLink)
+//   leaf_bw, placement: a model job on a fabric also needs its leaves' share and its placement class
+//            (FabricCommModel's state class: fabric/fabric_tracker.hpp)
+// The slowdown s = step(state) / step(healthy) is
+//   measured jobs (step_time_s given, shares c = scaleout_comm_frac, v = nvlink_comm_frac of the step):
+//     s = (1 − c − v)/f + c/B + v/n
+//   model jobs: s = StepModel::evaluate(f).step_time_s / healthy step, with the scale-out network at B
+//     (alpha-beta) or played on the fabric (FabricCommModel keyed by placement, B, leaf share, n), and
+//     NVLink at n. Cached by the step model under the state's signature.
+// The job then runs at max(1, s) (TrainingJob::set_slowdown): its extra time is the ledger's `degraded`.
+#pragma once
+
+#include "models/fabric/fabric_comm_model.hpp"
+#include "models/workload/comm_model.hpp"
+#include "models/workload/spec.hpp"
+#include "models/workload/step_model.hpp"
+
+#include <cstdint>
+#include <memory>
+
+namespace dcsim::workload {
+
+struct Pace {
+  double bw = 1, clock = 1, nvlink = 1;
+  double leaf_bw = 1;          ///< model jobs on a fabric: the least share its leaves leave (bw: with ports)
+  std::uint64_t placement = 0; ///< model jobs on a fabric: their placement class
+  bool operator==(const Pace&) const = default;
+};
+
+/// s for a measured job.
+double measured_slowdown(double scaleout_comm_frac, double nvlink_comm_frac, const Pace& pace);
+
+class JobPace {
+public:
+  /// `fabric`: the job's collectives played on the fabric (model jobs with a fabric), else null.
+  /// `healthy_step_s`: the step the slowdown is measured against. The spec and hardware must outlive this.
+  JobPace(const JobSpec& spec, const hardware::HardwareSpec& hardware, AlphaBetaCommModel::Params params,
+          std::unique_ptr<fabric::FabricCommModel> fabric, double healthy_step_s);
+  JobPace(const JobPace&) = delete;
+  JobPace& operator=(const JobPace&) = delete;
+
+  /// Whether the job's collectives are played on the fabric (its pace then needs leaf_bw and placement).
+  bool on_fabric() const { return fabric_ != nullptr; }
+  /// The slowdown s in state `pace` (not clamped).
+  double slowdown(const Pace& pace);
+
+private:
+  const JobSpec* spec_;
+  double healthy_step_s_;
+  AlphaBetaCommModel alpha_beta_;
+  std::unique_ptr<fabric::FabricCommModel> fabric_;
+  std::unique_ptr<StepModel> step_; ///< model jobs
+};
+
+} // namespace dcsim::workload
