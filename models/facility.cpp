@@ -94,20 +94,8 @@ std::string Facility::racks_name(const std::vector<int>& racks) const {
 }
 
 std::string Facility::unit_name(const failure::Failure& f) const {
-  const auto& m = mode(f.mode);
-  switch (m.cooling_element) {
-  case cooling::CoolingElement::BRANCH:
-    return layout_->rack_name(f.unit) + "/branch";
-  case cooling::CoolingElement::VALVE:
-    return layout_->rack_name(f.unit) + "/valve";
-  case cooling::CoolingElement::PUMP:
-    return fmt::format("{}/pump{}", loops_->loop_name(f.unit / cooling_->pumps), f.unit % cooling_->pumps);
-  case cooling::CoolingElement::LOOP:
-    return loops_->loop_name(f.unit) + "/cdu";
-  case cooling::CoolingElement::FACILITY:
-    return "facility_water";
-  }
-  return "?";
+  return cooling::cooling_unit_name(*cooling_, mode(f.mode).cooling_element(), f.unit,
+                                    [this](int rack) { return layout_->rack_name(rack); });
 }
 
 // ---------------------------------------------------------------------------------------------- start
@@ -219,7 +207,7 @@ void Facility::on_failure(const failure::Failure& f) {
   ++stats_[static_cast<std::size_t>(f.mode)].failures;
   if (log_->enabled()) log_->add({f.time, "failure", unit_name(f), m.scope_name, "", m.name});
   cause_ = f.mode;
-  switch (m.cooling_element) {
+  switch (m.cooling_element()) {
   case cooling::CoolingElement::BRANCH:
     ++leaks_[static_cast<std::size_t>(f.unit)];
     break;
@@ -263,7 +251,7 @@ void Facility::detect(const failure::Failure& f) {
   const bool by_rack = cooling_->isolation == cooling::Isolation::RACK;
   ops::Rlcc::Workflow w;
   w.cause = m.name;
-  switch (m.cooling_element) {
+  switch (m.cooling_element()) {
   case cooling::CoolingElement::BRANCH: {
     // Racky saw the leak: Valvey isolates and drains the rack (without per-rack valves, the loop) now.
     const std::vector<int> racks = unit_racks(f.unit);
@@ -832,7 +820,7 @@ void Facility::finish(sim::Tick end, ledger::ReplicaResult& result) {
   result.power_capped_gpu_h =
       s_->power.budget_kw || !s_->power.grid_events.empty() ? capped_gpus_.energy_j() / sim::S_PER_H : NaN;
   for (int m = 0; m < modes_; ++m)
-    if (mode(m).on_cooling) {
+    if (mode(m).on_cooling()) {
       const auto& st = stats_[static_cast<std::size_t>(m)];
       result.modes.at(static_cast<std::size_t>(m)) = {mode(m).name, st.failures, st.repaired,
                                                       sim::to_hours(st.time_to_repair)};

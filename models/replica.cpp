@@ -24,6 +24,7 @@ Replica::Replica(World& world, int replica, std::function<void(double)> progress
   world.platform().bind(queue_);
   build_jobs();
   build_paces();
+  build_domains();
   build_operations();
   result_.replica = replica;
   result_.gpus = layout_->gpus();
@@ -96,6 +97,28 @@ void Replica::build_paces() {
                                                           health_.repair({g, 1});
                                                         }
                                                       });
+}
+
+void Replica::build_domains() {
+  failure::DomainHooks hooks;
+  if (world_->fabric()) hooks.fabric_platform = &world_->fabric_platform();
+  hooks.fabric_changed = [this](const fabric::Element& e, bool failed, std::vector<int>& cut) {
+    fabric_changed(e, failed, cut);
+  };
+  hooks.cooling_strike = [this](const failure::Failure& f) { facility_->on_failure(f); };
+  hooks.rack_power = [this](int rack, bool down) {
+    const hardware::GpuRange gpus = layout_->unit_range(hardware::Scope::RACK, rack);
+    if (down)
+      health_.fail(gpus);
+    else
+      health_.repair(gpus);
+  };
+  domains_ = failure::make_failure_domains(s_->hardware, *layout_, world_->fabric() ? &world_->fabric()->state() : nullptr,
+                                           s_->cooling ? &*s_->cooling : nullptr, std::move(hooks));
+}
+
+failure::FailureDomain& Replica::domain_of(const failure::FailureModeSpec& mode) const {
+  return *domains_[static_cast<std::size_t>(mode.domain)];
 }
 
 void Replica::build_operations() {
@@ -260,11 +283,7 @@ std::function<int(int)> Replica::owner_fn() const {
 
 std::string Replica::component_name(const failure::Failure& f) const {
   const auto& m = mode_of(f);
-  if (m.on_fabric) {
-    const auto& state = world_->fabric()->state();
-    return state.name(state.element(m.element, f.unit));
-  }
-  return layout_->unit_name(f.scope, f.unit);
+  return domain_of(m).unit_name(m, f.unit);
 }
 
 // --- Reactions --------------------------------------------------------------------------------------
@@ -348,10 +367,12 @@ void Replica::update_paces(bool stall) {
   }
 }
 
-void Replica::fabric_changed(const fabric::Element& e, bool failed) {
+void Replica::fabric_changed(const fabric::Element& e, bool failed, std::vector<int>& cut) {
   newly_cut_.clear();
   fabric_->element_changed(e);
   update_paces(failed);
+  cut.insert(cut.end(), newly_cut_.begin(), newly_cut_.end());
+  newly_cut_.clear();
 }
 
 void Replica::interrupt(const failure::Failure& f, const std::vector<int>& owners) {
@@ -386,21 +407,19 @@ void Replica::drain(hardware::GpuRange gpus, std::function<void()> done) {
 
 void Replica::on_strike(const failure::Failure& f) {
   const auto& m = mode_of(f);
-  if (m.on_cooling) {
-    facility_->on_failure(f);
+  failure::FailureDomain& domain = domain_of(m);
+  cut_.clear();
+  if (!domain.repaired_by_mission()) { // cooling: the facility detects, isolates and repairs
+    domain.strike(m, f, cut_);
     return;
   }
-  if (f.gpus.count > 0)
-    rack_avail_.count_failure(layout_->rack_of(f.gpus.first), layout_->rack_of(f.gpus.end() - 1));
+  if (f.gpus.count > 0) rack_avail_.count_failure(layout_->rack_of(f.gpus.first), layout_->rack_of(f.gpus.end() - 1));
   std::vector<int> struck;
   if (m.takes_down()) struck = owners_of(f.gpus);
-  if (m.on_fabric) {
-    auto& fabric = world_->fabric_platform();
-    const fabric::Element e = fabric.state().element(m.element, f.unit);
-    if (fabric.fail(e)) fabric_changed(e, true);
-    for (int g : newly_cut_)
+  domain.strike(m, f, cut_); // a fabric element or a rack's power: GPUs cut off are down now
+  if (!cut_.empty()) {
+    for (int g : cut_)
       if (const int owner = alloc_.owner(g); owner >= 0) struck.push_back(owner);
-    newly_cut_.clear();
     std::sort(struck.begin(), struck.end());
     struck.erase(std::unique(struck.begin(), struck.end()), struck.end());
   }
@@ -430,11 +449,7 @@ void Replica::on_detected(const failure::Failure& f) {
 
 void Replica::on_repaired(const failure::Failure& f) {
   const auto& m = mode_of(f);
-  if (m.on_fabric) {
-    auto& fabric = world_->fabric_platform();
-    const fabric::Element e = fabric.state().element(m.element, f.unit);
-    if (fabric.restore(e)) fabric_changed(e, false);
-  }
+  domain_of(m).restore(m, f);
   if (m.kind == failure::FaultKind::GRAY && degraded_.clear_slow(f.gpus)) update_paces(false);
   if (m.nvlink_degraded_frac > 0 && degraded_.restore_nvlink(layout_->domain_of(f.gpus.first)))
     update_paces(false);

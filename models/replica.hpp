@@ -9,10 +9,11 @@
 //   JobPace            a job's slowdown from all of the above Facility       cooling, power, RLCC
 //   GaugeSampler       the time series
 // Wiring (the replica's methods; every hook is installed once its target exists):
-//   injector ─strike─▶ on_strike: fabric element down (GPUs cut off go down) │ gray: slow GPUs │ NVLink
-//                      degraded ─▶ jobs holding struck GPUs interrupted ─▶ MissionControl (detection)
-//                      cooling modes go to the Facility instead
-//   MissionControl ─detected─▶ jobs ; ─repaired─▶ fabric element back, slow GPUs cleared ─▶ capacity
+//   injector ─strike─▶ on_strike: the mode's failure domain strikes (a fabric element or a rack's power
+//                      lost: GPUs cut off go down) │ gray: slow GPUs │ NVLink degraded ─▶ jobs holding
+//                      struck or cut-off GPUs interrupted ─▶ MissionControl (detection, repair)
+//                      cooling faults go to the Facility instead (its RLCC workflows repair them)
+//   MissionControl ─detected─▶ jobs ; ─repaired─▶ the domain restores the unit, slow GPUs cleared ─▶ capacity
 //   GpuHealth transition ─▶ allocator, ledger, rack availability, facility, services' recount
 //   Allocator owner change ─▶ ledger, fabric tracker, facility ; moves ─▶ paces
 //   anything that changes a job's GPUs' state ─▶ update_paces ─▶ TrainingJob::set_slowdown
@@ -21,6 +22,7 @@
 #include "models/fabric/fabric_tracker.hpp"
 #include "models/facility.hpp"
 #include "models/failure/degradations.hpp"
+#include "models/failure/failure_domain.hpp"
 #include "models/failure/gpu_health.hpp"
 #include "models/failure/injector.hpp"
 #include "models/ledger/cluster_ledger.hpp"
@@ -80,6 +82,8 @@ private:
   failure::Degradations degraded_;
   std::unique_ptr<fabric::FabricTracker> fabric_; ///< scenarios with a fabric
   std::vector<int> newly_cut_;                    ///< GPUs the last fabric change cut off
+  std::vector<std::unique_ptr<failure::FailureDomain>> domains_; ///< by failure::Domain
+  std::vector<int> cut_;                          ///< GPUs the last strike cut off
   std::unique_ptr<ops::MissionControl> mission_;
   std::unique_ptr<failure::FailureInjector> injector_;
   ledger::ReplicaResult result_;
@@ -92,6 +96,7 @@ private:
   // Assembly (constructor), in the order the parts schedule their first events.
   void build_jobs();
   void build_paces();
+  void build_domains();
   void build_operations();
   void build_facility();
   void add_workloads_to_scheduler();
@@ -111,7 +116,8 @@ private:
   bool recover(int job, sim::Tick& extra);
   void update_paces(bool stall);
   workload::Pace pace_of(int job) const;
-  void fabric_changed(const fabric::Element& e, bool failed);
+  void fabric_changed(const fabric::Element& e, bool failed, std::vector<int>& cut);
+  failure::FailureDomain& domain_of(const failure::FailureModeSpec& mode) const;
   void interrupt(const failure::Failure& f, const std::vector<int>& owners);
   void drain(hardware::GpuRange gpus, std::function<void()> done);
   void on_strike(const failure::Failure& f);

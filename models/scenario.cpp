@@ -143,7 +143,7 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   if (s.cooling) {
     if (s.cooling->racky_interval_s < 0) s.cooling->racky_interval_s = s.output.timeseries_interval_s;
     for (auto& mode : s.failures.modes) // Racky is the detection path of cooling faults
-      if (mode.on_cooling && !mode.detect_given) mode.detect_s = s.cooling->racky_detect_s;
+      if (mode.on_cooling() && !mode.detect_given) mode.detect_s = s.cooling->racky_detect_s;
   }
 
   // Cross-area checks, once the areas themselves are sound.
@@ -187,7 +187,7 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   }
   if (s.fabric && s.fabric->tiers < 3)
     for (std::size_t m = 0; m < s.failures.modes.size(); ++m)
-      if (s.failures.modes[m].on_fabric && s.failures.modes[m].element == fabric::ElementKind::CORE)
+      if (s.failures.modes[m].on_fabric() && s.failures.modes[m].element() == fabric::ElementKind::CORE)
         problems.add(fmt::format("/failures/modes/{}/scope", m),
                      fmt::format("core switches exist only in 3-tier fabrics (/fabric/tiers is {})", s.fabric->tiers),
                      &document.at("failures").at("modes").at(m).at("scope"));

@@ -1,5 +1,6 @@
 #include "models/world.hpp"
 
+#include "models/failure/failure_domain.hpp"
 #include "models/replica.hpp"
 #include "models/failure/gpu_health.hpp"
 #include "models/failure/injector.hpp"
@@ -42,62 +43,6 @@ std::uint64_t placement_key(const fabric::ClosPlan& plan, const std::vector<int>
 
 } // namespace
 
-double failure_rate_per_h(const failure::FailuresSpec& failures, const hardware::Layout& layout,
-                          const std::vector<int>& gpus, const fabric::ClosPlan* plan,
-                          const cooling::CoolingSpec* cooling) {
-  double rate = 0;
-  for (const auto& mode : failures.modes) {
-    if (mode.on_cooling) {
-      if (!cooling) continue;
-      const bool leak = mode.cooling_element == cooling::CoolingElement::BRANCH;
-      if (!leak && mode.cooling_element != cooling::CoolingElement::LOOP) continue;
-      std::vector<int> loops;
-      for (int g : gpus)
-        loops.push_back(layout.rack_of(g) / cooling->racks_per_loop);
-      std::sort(loops.begin(), loops.end());
-      loops.erase(std::unique(loops.begin(), loops.end()), loops.end());
-      double units = static_cast<double>(loops.size()); // CDUs
-      if (leak && cooling->isolation == cooling::Isolation::LOOP) {
-        units = 0; // every rack branch of those loops
-        for (int l : loops)
-          units += std::min(cooling->racks_per_loop, layout.racks() - l * cooling->racks_per_loop);
-      } else if (leak) {
-        std::vector<int> racks;
-        for (int g : gpus)
-          racks.push_back(layout.rack_of(g));
-        std::sort(racks.begin(), racks.end());
-        units = static_cast<double>(std::unique(racks.begin(), racks.end()) - racks.begin());
-      }
-      rate += mode.unit_rate_per_h(layout) * units;
-      continue;
-    }
-    if (mode.on_fabric) {
-      if (!plan) continue;
-      const bool single_port = plan->planes() * plan->ports_per_plane() == 1;
-      double cutting = 0; // elements whose failure alone cuts one of the GPUs off
-      if (single_port && (mode.element == fabric::ElementKind::NIC_PORT || mode.element == fabric::ElementKind::LINK))
-        cutting = static_cast<double>(gpus.size());
-      if (plan->planes() == 1 && mode.element == fabric::ElementKind::LEAF) {
-        std::vector<int> leaves;
-        for (int g : gpus)
-          leaves.push_back(plan->leaf_of(g));
-        std::sort(leaves.begin(), leaves.end());
-        cutting = static_cast<double>(std::unique(leaves.begin(), leaves.end()) - leaves.begin());
-      }
-      rate += mode.unit_rate_per_h(layout) * cutting;
-      continue;
-    }
-    std::vector<int> units;
-    units.reserve(gpus.size());
-    for (int g : gpus)
-      units.push_back(layout.unit_of(mode.scope, g));
-    std::sort(units.begin(), units.end());
-    const auto distinct = std::unique(units.begin(), units.end()) - units.begin();
-    rate += mode.unit_rate_per_h(layout) * static_cast<double>(distinct);
-  }
-  return rate;
-}
-
 World::World(const Scenario& scenario)
     : scenario_(scenario), layout_(scenario_.hardware, scenario_.cluster),
       platform_(std::make_unique<sim::Platform>(scenario_.name)) {
@@ -120,11 +65,11 @@ World::World(const Scenario& scenario)
   });
   platform_->seal();
 
+  // The failure domains as questions are asked of them (units, expected rates); replicas build their own.
+  const auto domains = failure::make_failure_domains(scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr,
+                                                     scenario_.cooling ? &*scenario_.cooling : nullptr);
   for (const auto& mode : scenario_.failures.modes)
-    mode_units_.push_back(mode.on_fabric    ? static_cast<int>(fabric_->state().unit_count(mode.element))
-                          : mode.on_cooling ? cooling::cooling_unit_count(*scenario_.cooling, mode.cooling_element,
-                                                                           layout_.racks())
-                                            : layout_.unit_count(mode.scope));
+    mode_units_.push_back(static_cast<int>(domains[static_cast<std::size_t>(mode.domain)]->units(mode)));
 
   // Jobs described by a model: the healthy step time, model FLOPs and tokens per step come from the
   // step-time model; without a fabric its scale-out network is the alpha-beta model (below, with a
@@ -180,8 +125,7 @@ World::World(const Scenario& scenario)
       healthy_step_s_[j] = step.step_time_s;
       fabric_comms_[j] = std::move(comm);
     }
-    const double rate_per_h = failure_rate_per_h(scenario_.failures, layout_, gpus, plan_.get(),
-                                                 scenario_.cooling ? &*scenario_.cooling : nullptr);
+    const double rate_per_h = failure::job_failure_rate_per_h(scenario_.failures.modes, layout_, domains, gpus);
     job_rate_per_h_.push_back(rate_per_h);
 
     workload::JobTiming t;

@@ -97,14 +97,4 @@ private:
   bool ran_ = false;
 };
 
-/// Expected rate (per hour) of failures interrupting a job on a set of GPUs: Σ over hardware modes of
-/// the unit rate × the number of that mode's units containing at least one of the GPUs, plus the fabric
-/// modes whose element cuts a GPU off on its own (with one port per GPU: its NIC port and cable; with
-/// one plane: its leaf), plus the cooling modes that take racks down: leaks in the job's racks (with
-/// isolation "loop": in any rack of the job's loops) and CDU failures of the job's loops (pumps, valves
-/// and facility water are not counted: they slow or drain jobs in a planned way, or rarely stop them).
-double failure_rate_per_h(const failure::FailuresSpec& failures, const hardware::Layout& layout,
-                          const std::vector<int>& gpus, const fabric::ClosPlan* plan = nullptr,
-                          const cooling::CoolingSpec* cooling = nullptr);
-
 } // namespace dcsim

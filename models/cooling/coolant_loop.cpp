@@ -18,9 +18,7 @@ int CoolantLoops::loop_racks(int loop) const {
   return std::min(spec_->racks_per_loop, racks_ - first_rack(loop));
 }
 
-std::string CoolantLoops::loop_name(int loop) const {
-  return fmt::format("loop{:04d}", loop);
-}
+std::string CoolantLoops::loop_name(int loop) const { return cooling::loop_name(loop); }
 
 void CoolantLoops::pump_failed(int loop) {
   if (--pumps_up_[static_cast<std::size_t>(loop)] < 0)

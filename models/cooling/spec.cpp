@@ -47,6 +47,20 @@ std::string_view cooling_element_name(CoolingElement element) {
   return "?";
 }
 
+std::string loop_name(int loop) { return fmt::format("loop{:04d}", loop); }
+
+std::string cooling_unit_name(const CoolingSpec& spec, CoolingElement element, int unit,
+                              const std::function<std::string(int rack)>& rack_name) {
+  switch (element) {
+  case CoolingElement::BRANCH: return rack_name(unit) + "/branch";
+  case CoolingElement::VALVE: return rack_name(unit) + "/valve";
+  case CoolingElement::PUMP: return fmt::format("{}/pump{}", loop_name(unit / spec.pumps), unit % spec.pumps);
+  case CoolingElement::LOOP: return loop_name(unit) + "/cdu";
+  case CoolingElement::FACILITY: return "facility_water";
+  }
+  return "?";
+}
+
 int cooling_unit_count(const CoolingSpec& spec, CoolingElement element, int racks) {
   switch (element) {
   case CoolingElement::BRANCH:

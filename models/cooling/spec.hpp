@@ -30,6 +30,7 @@
 #include "models/cooling/rack_thermal.hpp"
 #include "sim/json_reader.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,12 @@ struct CoolingSpec {
 
 /// Units of a cooling element on `racks` racks.
 int cooling_unit_count(const CoolingSpec& spec, CoolingElement element, int racks);
+/// A CDU loop's name: "loop0003".
+std::string loop_name(int loop);
+/// A cooling element's name in events: "rack0003/branch", "rack0003/valve", "loop0001/pump1",
+/// "loop0001/cdu", "facility_water".
+std::string cooling_unit_name(const CoolingSpec& spec, CoolingElement element, int unit,
+                              const std::function<std::string(int rack)>& rack_name);
 
 const sim::KeyTable& cooling_keys();
 const sim::KeyTable& throttle_point_keys();

@@ -18,9 +18,9 @@ FailureInjector::FailureInjector(const std::vector<FailureModeSpec>& modes, cons
     if (!units.empty())
       p.units = units.at(i);
     else if (modes[i].on_hardware())
-      p.units = layout.unit_count(modes[i].scope);
+      p.units = layout.unit_count(modes[i].scope());
     else
-      throw std::logic_error("FailureInjector: fabric mode " + modes[i].name + " without its unit count");
+      throw std::logic_error("FailureInjector: mode " + modes[i].name + " of a non-hardware domain without its unit count");
     p.unit_rate_per_s = modes[i].unit_rate_per_h(layout) / sim::S_PER_H;
     p.weibull_scale_s = 1.0 / p.unit_rate_per_s / std::tgamma(1.0 + 1.0 / modes[i].weibull_shape);
     p.rng = sim::Rng(seed, replica, "failure/" + modes[i].name);
@@ -118,9 +118,11 @@ void FailureInjector::strike(Process& p, int unit) {
   Failure f;
   f.id = next_id_++;
   f.mode = p.index;
-  f.scope = p.spec->scope;
   f.unit = unit;
-  if (p.spec->on_hardware()) f.gpus = layout_->unit_range(p.spec->scope, unit);
+  if (p.spec->on_hardware()) {
+    f.scope = p.spec->scope();
+    f.gpus = layout_->unit_range(f.scope, unit);
+  }
   f.time = queue_->now();
   f.lemon = is_lemon(p.index, unit);
   p.down[static_cast<std::size_t>(unit)] = 1;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <stdexcept>
 
 namespace dcsim::failure {
 
@@ -30,6 +31,71 @@ std::string_view fault_kind_name(FaultKind kind) {
   return "?";
 }
 
+std::string_view domain_name(Domain domain) {
+  switch (domain) {
+  case Domain::HARDWARE: return "hardware";
+  case Domain::FABRIC: return "fabric";
+  case Domain::COOLING: return "cooling";
+  case Domain::POWER: return "power";
+  }
+  return "?";
+}
+
+const std::vector<ScopeWord>& scope_words() {
+  static const std::vector<ScopeWord> words{
+      {"gpu", Domain::HARDWARE, static_cast<int>(hardware::Scope::GPU)},
+      {"tray", Domain::HARDWARE, static_cast<int>(hardware::Scope::TRAY)},
+      {"node", Domain::HARDWARE, static_cast<int>(hardware::Scope::NODE)},
+      {"rack", Domain::HARDWARE, static_cast<int>(hardware::Scope::RACK)},
+      {"nic_port", Domain::FABRIC, static_cast<int>(fabric::ElementKind::NIC_PORT)},
+      {"link", Domain::FABRIC, static_cast<int>(fabric::ElementKind::LINK)},
+      {"leaf", Domain::FABRIC, static_cast<int>(fabric::ElementKind::LEAF)},
+      {"spine", Domain::FABRIC, static_cast<int>(fabric::ElementKind::SPINE)},
+      {"core", Domain::FABRIC, static_cast<int>(fabric::ElementKind::CORE)},
+      {"branch", Domain::COOLING, static_cast<int>(cooling::CoolingElement::BRANCH)},
+      {"valve", Domain::COOLING, static_cast<int>(cooling::CoolingElement::VALVE)},
+      {"pump", Domain::COOLING, static_cast<int>(cooling::CoolingElement::PUMP)},
+      {"loop", Domain::COOLING, static_cast<int>(cooling::CoolingElement::LOOP)},
+      {"facility", Domain::COOLING, static_cast<int>(cooling::CoolingElement::FACILITY)},
+      {"power_shelf", Domain::POWER, static_cast<int>(PowerUnit::SHELF)},
+  };
+  return words;
+}
+
+namespace {
+void require_domain(const FailureModeSpec& mode, Domain domain) {
+  if (mode.domain != domain)
+    throw std::logic_error(fmt::format("failure mode {}: scope {} is not a {} unit", mode.name, mode.scope_name,
+                                       domain_name(domain)));
+}
+std::vector<std::string> scope_choices() {
+  std::vector<std::string> words;
+  for (const auto& w : scope_words())
+    words.emplace_back(w.word);
+  return words;
+}
+} // namespace
+
+hardware::Scope FailureModeSpec::scope() const {
+  require_domain(*this, Domain::HARDWARE);
+  return static_cast<hardware::Scope>(unit_kind);
+}
+
+fabric::ElementKind FailureModeSpec::element() const {
+  require_domain(*this, Domain::FABRIC);
+  return static_cast<fabric::ElementKind>(unit_kind);
+}
+
+cooling::CoolingElement FailureModeSpec::cooling_element() const {
+  require_domain(*this, Domain::COOLING);
+  return static_cast<cooling::CoolingElement>(unit_kind);
+}
+
+PowerUnit FailureModeSpec::power_unit() const {
+  require_domain(*this, Domain::POWER);
+  return static_cast<PowerUnit>(unit_kind);
+}
+
 const KeyTable& failures_keys() {
   static const KeyTable table{
       "failures", "/failures", "failure modes injected into the hardware",
@@ -47,9 +113,9 @@ const KeyTable& failure_mode_keys() {
                  "unit struck: gpu, tray (nvl72 compute tray), node (hgx server or nvl72 tray), rack; with a "
                  "fabric also nic_port, link (GPU cable or switch-to-switch link), leaf, spine, core (3 tiers); "
                  "with cooling also branch (a leak), valve, pump, loop (CDU failure), facility (facility water "
-                 "excursion)",
-                 {}, {"gpu", "tray", "node", "rack", "nic_port", "link", "leaf", "spine", "core", "branch", "valve",
-                      "pump", "loop", "facility"}},
+                 "excursion); power_shelf (nvl72: one of /hardware/rack/power_shelves; the rack goes down while "
+                 "fewer than power_shelves_needed are up)",
+                 {}, scope_choices()},
           KeyDef{"mtbf_h", ValueType::NUMBER, "h", nullptr, "mean time between failures of one unit",
                  sim::positive(), {}, RATE_NOTE},
           KeyDef{"rate_per_gpu_day", ValueType::NUMBER, "1/(GPU·day)", nullptr,
@@ -111,8 +177,8 @@ const KeyTable& failure_mode_keys() {
 }
 
 double FailureModeSpec::unit_rate_per_h(const hardware::Layout& layout) const {
-  if (on_fabric || on_cooling) return 1.0 / rate_value; // fabric and cooling elements take mtbf_h only
-  const double unit_gpus = layout.unit_gpus(scope);
+  if (!on_hardware()) return 1.0 / rate_value; // fabric, cooling and power units take mtbf_h only
+  const double unit_gpus = layout.unit_gpus(scope());
   switch (rate_key) {
   case RateKey::MTBF_H: return 1.0 / rate_value;
   case RateKey::PER_GPU_DAY: return rate_value * unit_gpus / sim::H_PER_DAY;
@@ -150,33 +216,26 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
     }
     const std::string scope = m.string("scope");
     mode.scope_name = scope;
-    if (scope == "gpu") mode.scope = hardware::Scope::GPU;
-    if (scope == "tray") mode.scope = hardware::Scope::TRAY;
-    if (scope == "node") mode.scope = hardware::Scope::NODE;
-    if (scope == "rack") mode.scope = hardware::Scope::RACK;
-    const std::pair<const char*, fabric::ElementKind> fabric_scopes[] = {
-        {"nic_port", fabric::ElementKind::NIC_PORT}, {"link", fabric::ElementKind::LINK},
-        {"leaf", fabric::ElementKind::LEAF}, {"spine", fabric::ElementKind::SPINE}, {"core", fabric::ElementKind::CORE}};
-    for (const auto& [word, kind] : fabric_scopes)
-      if (scope == word) {
-        mode.on_fabric = true;
-        mode.element = kind;
+    for (const auto& w : scope_words())
+      if (scope == w.word) {
+        mode.domain = w.domain;
+        mode.unit_kind = w.unit_kind;
       }
-    const std::pair<const char*, cooling::CoolingElement> cooling_scopes[] = {
-        {"branch", cooling::CoolingElement::BRANCH}, {"valve", cooling::CoolingElement::VALVE},
-        {"pump", cooling::CoolingElement::PUMP}, {"loop", cooling::CoolingElement::LOOP},
-        {"facility", cooling::CoolingElement::FACILITY}};
-    for (const auto& [word, kind] : cooling_scopes)
-      if (scope == word) {
-        mode.on_cooling = true;
-        mode.cooling_element = kind;
-      }
-    if (mode.on_cooling && !has_cooling)
-      m.problem("scope", "is a cooling element: the scenario needs a /cooling block");
-    if (scope == "tray" && rack_kind != hardware::RackKind::NVL72)
-      m.problem("scope", "tray exists only in nvl72 racks; use node for an hgx server");
-    if (mode.on_fabric && !has_fabric)
-      m.problem("scope", "is a fabric element: the scenario needs a /fabric block");
+    switch (mode.domain) {
+    case Domain::HARDWARE:
+      if (scope == "tray" && rack_kind != hardware::RackKind::NVL72)
+        m.problem("scope", "tray exists only in nvl72 racks; use node for an hgx server");
+      break;
+    case Domain::FABRIC:
+      if (!has_fabric) m.problem("scope", "is a fabric element: the scenario needs a /fabric block");
+      break;
+    case Domain::COOLING:
+      if (!has_cooling) m.problem("scope", "is a cooling element: the scenario needs a /cooling block");
+      break;
+    case Domain::POWER:
+      if (rack_kind != hardware::RackKind::NVL72) m.problem("scope", "power_shelf exists only in nvl72 racks");
+      break;
+    }
 
     int rate_keys = 0;
     const std::pair<const char*, RateKey> rate_table[] = {
@@ -191,9 +250,9 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
       }
     }
     if (rate_keys == 0) m.problem_here(std::string("missing failure rate: ") + RATE_NOTE);
-    if ((mode.on_fabric || mode.on_cooling) && rate_keys == 1 && !m.has("mtbf_h"))
+    if (!mode.on_hardware() && rate_keys == 1 && !m.has("mtbf_h"))
       m.problem(m.has("rate_per_gpu_day") ? "rate_per_gpu_day" : "rate_per_node_day",
-                std::string(mode.on_fabric ? "fabric" : "cooling") +
+                std::string(domain_name(mode.domain)) +
                     " elements take mtbf_h (mean time between failures of one element)");
 
     mode.weibull_shape = m.number("weibull_shape");
@@ -227,14 +286,19 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
       m.problem("gray_slowdown", "applies only to kind \"gray\"");
     if (m.has("latent_fail_h") && mode.kind != FaultKind::LATENT)
       m.problem("latent_fail_h", "applies only to kind \"latent\"");
-    if (mode.on_fabric && mode.kind != FaultKind::FAIL_STOP)
+    if (mode.on_fabric() && mode.kind != FaultKind::FAIL_STOP)
       m.problem("kind", "fabric elements fail stop (their effects on jobs are their lost bandwidth)");
+    if (mode.domain == Domain::POWER && mode.kind != FaultKind::FAIL_STOP)
+      m.problem("kind", "power shelves fail stop (their effect on jobs is the rack they take down past redundancy)");
     mode.lemon_frac = m.number("lemon_frac");
     mode.lemon_factor = m.number("lemon_factor");
     if ((mode.lemon_frac > 0) != (mode.lemon_factor > 1))
       m.problem_here("lemons need both lemon_frac > 0 and lemon_factor > 1");
     mode.predicted_frac = m.number("predicted_frac");
     mode.lead_time_h = m.number("lead_time_h");
+    if (mode.predicted_frac > 0 && !mode.on_hardware())
+      m.problem("predicted_frac", fmt::format("applies only to hardware scopes (gpu, tray, node, rack); {} is a {} unit",
+                                              scope, domain_name(mode.domain)));
     if (m.has("lead_time_h") && mode.predicted_frac == 0)
       m.problem("lead_time_h", "has no effect without predicted_frac > 0");
     mode.nvlink_degraded_frac = m.number("nvlink_degraded_frac");

@@ -4,9 +4,10 @@
 // has a fabric, fabric elements (a NIC port, a link (cable or switch-to-switch), a leaf, a spine, a
 // core switch; every plane's elements form one population), or, when it has a cooling system, cooling
 // elements (a rack branch, a branch valve, a CDU pump, a CDU loop, the facility water: see
-// cooling/spec.hpp for what each does). Cooling modes without detect_s are detected after Racky's
-// /cooling/racky_detect_s. Its rate is given by exactly one of three keys, converted to a rate per unit
-// λ (per hour); fabric and cooling elements take mtbf_h only:
+// cooling/spec.hpp for what each does), or an NVL72 rack's power shelves (the rack goes down while more
+// than power_shelves − power_shelves_needed of its shelves are down at once). Cooling modes without
+// detect_s are detected after Racky's /cooling/racky_detect_s. Its rate is given by exactly one of three
+// keys, converted to a rate per unit λ (per hour); fabric, cooling and power units take mtbf_h only:
 //   mtbf_h              λ = 1 / mtbf_h
 //   rate_per_gpu_day    λ = rate · (GPUs in the unit) / 24
 //   rate_per_node_day   λ = rate · (GPUs in the unit / GPUs per node) / 24
@@ -48,14 +49,30 @@ enum class RepairDist { FIXED, EXPONENTIAL, LOGNORMAL };
 enum class FaultKind { FAIL_STOP, HANG, GRAY, LATENT };
 std::string_view fault_kind_name(FaultKind kind);
 
+/// The failure domains: what a mode's units are. Each domain is one class implementing FailureDomain
+/// (failure/failure_domain.hpp) and owns the scope words of scope_words() that name its unit kinds.
+/// A switch over Domain (-Wswitch) finds every place that must learn of a new one.
+enum class Domain { HARDWARE, FABRIC, COOLING, POWER };
+std::string_view domain_name(Domain domain);
+
+/// Units of the power domain.
+enum class PowerUnit { SHELF };
+
+/// A scope word of the scenario: the domain it names and the domain's unit kind (hardware::Scope,
+/// fabric::ElementKind, cooling::CoolingElement or PowerUnit, as an int).
+struct ScopeWord {
+  std::string_view word;
+  Domain domain;
+  int unit_kind;
+};
+/// Every scope word, in the order `dcsim describe` lists them.
+const std::vector<ScopeWord>& scope_words();
+
 struct FailureModeSpec {
   std::string name;
-  std::string scope_name;                  ///< as written: "gpu", "leaf", ...
-  hardware::Scope scope = hardware::Scope::GPU; ///< hardware modes
-  bool on_fabric = false;                  ///< true: strikes fabric elements of kind `element`
-  fabric::ElementKind element = fabric::ElementKind::LEAF;
-  bool on_cooling = false;                 ///< true: strikes cooling elements of kind `cooling_element`
-  cooling::CoolingElement cooling_element = cooling::CoolingElement::BRANCH;
+  std::string scope_name;          ///< as written: "gpu", "leaf", ...
+  Domain domain = Domain::HARDWARE;
+  int unit_kind = 0;               ///< the domain's kind of unit (see ScopeWord)
   RateKey rate_key = RateKey::MTBF_H;
   double rate_value = 0; ///< value of the rate key, in its own unit
   double weibull_shape = 1.0;
@@ -82,10 +99,23 @@ struct FailureModeSpec {
     return on_hardware() && (kind == FaultKind::FAIL_STOP || kind == FaultKind::HANG) && nvlink_degraded_frac == 0;
   }
 
-  /// Failure rate of one unit of this mode's scope, per hour.
+  /// Failure rate of one good unit of this mode's scope, per hour (λ).
   double unit_rate_per_h(const hardware::Layout& layout) const;
+  /// Mean failure rate of a unit of the fleet, lemons included, per hour:
+  ///   λ̄ = λ · (1 − lemon_frac + lemon_frac · lemon_factor)
+  /// (what a job should expect of units it is placed on without knowing which are lemons).
+  double mean_unit_rate_per_h(const hardware::Layout& layout) const {
+    return unit_rate_per_h(layout) * (1.0 + lemon_frac * (lemon_factor - 1.0));
+  }
   /// Whether the mode strikes GPUs' hardware (a unit is then a range of GPUs).
-  bool on_hardware() const { return !on_fabric && !on_cooling; }
+  bool on_hardware() const { return domain == Domain::HARDWARE; }
+  bool on_fabric() const { return domain == Domain::FABRIC; }
+  bool on_cooling() const { return domain == Domain::COOLING; }
+  /// The unit kind of a mode of the matching domain (std::logic_error otherwise).
+  hardware::Scope scope() const;
+  fabric::ElementKind element() const;
+  cooling::CoolingElement cooling_element() const;
+  PowerUnit power_unit() const;
   /// Draws one repair duration in hours.
   double draw_repair_h(sim::Rng& rng) const;
 };

@@ -99,6 +99,14 @@ const KeyTable& rack_keys() {
                  sim::at_least(1)},
           KeyDef{"spare_gpus", ValueType::INTEGER, "", 0,
                  "nvl72 only: GPUs per rack held back as in-rack spares", sim::non_negative()},
+          KeyDef{"power_shelves", ValueType::INTEGER, "", 8,
+                 "nvl72 only: power shelves feeding the rack's busbar (8 in GB200/GB300 NVL72 racks: NVIDIA DGX "
+                 "GB200 user guide, Supermicro GB300 NVL72 sheet)",
+                 sim::at_least(1)},
+          KeyDef{"power_shelves_needed", ValueType::INTEGER, "", 7,
+                 "nvl72 only: shelves the rack needs to run; more down at once take the rack down (7 of 8, N+1, "
+                 "is an estimate: set it from the vendor's redundancy scheme)",
+                 sim::at_least(1)},
           KeyDef{"gpus_per_node", ValueType::INTEGER, "", 8, "hgx only: GPUs per server (one NVLink domain)",
                  sim::at_least(1)},
           KeyDef{"nodes_per_rack", ValueType::INTEGER, "", 4, "hgx only: servers per rack", sim::at_least(1)},
@@ -148,13 +156,16 @@ HardwareSpec decode_hardware(const sim::Node& hardware) {
   r.gpus = static_cast<int>(rack.integer("gpus"));
   r.gpus_per_tray = static_cast<int>(rack.integer("gpus_per_tray"));
   r.spare_gpus = static_cast<int>(rack.integer("spare_gpus"));
+  r.power_shelves = static_cast<int>(rack.integer("power_shelves"));
+  r.power_shelves_needed = static_cast<int>(rack.integer("power_shelves_needed"));
   r.gpus_per_node = static_cast<int>(rack.integer("gpus_per_node"));
   r.nodes_per_rack = static_cast<int>(rack.integer("nodes_per_rack"));
   r.nvlink_gbps = rack.optional_number("nvlink_gbps").value_or(kind->nvlink_gbps);
 
   const char* other = r.kind == RackKind::NVL72 ? "hgx" : "nvl72";
   for (const char* key : r.kind == RackKind::NVL72 ? std::vector<const char*>{"gpus_per_node", "nodes_per_rack"}
-                                                   : std::vector<const char*>{"gpus", "gpus_per_tray", "spare_gpus"})
+                                                   : std::vector<const char*>{"gpus", "gpus_per_tray", "spare_gpus", "power_shelves",
+                                                                             "power_shelves_needed"})
     if (rack.has(key))
       rack.problem(key, fmt::format("applies only to racks of kind \"{}\" (kind is \"{}\")", other,
                                     rack_kind_name(r.kind)));
@@ -163,6 +174,8 @@ HardwareSpec decode_hardware(const sim::Node& hardware) {
       rack.problem("gpus_per_tray", fmt::format("must divide gpus ({}) into whole trays", r.gpus));
     if (r.spare_gpus >= r.gpus)
       rack.problem("spare_gpus", fmt::format("must leave at least one usable GPU: must be < gpus ({})", r.gpus));
+    if (r.power_shelves_needed > r.power_shelves)
+      rack.problem("power_shelves_needed", fmt::format("must be <= power_shelves ({})", r.power_shelves));
   }
   return spec;
 }

@@ -47,6 +47,8 @@ struct RackSpec {
   int gpus = 72;          ///< nvl72: GPUs per rack
   int gpus_per_tray = 4;  ///< nvl72: GPUs per compute tray (= per node)
   int spare_gpus = 0;     ///< nvl72: GPUs per rack held back as in-rack spares
+  int power_shelves = 8;        ///< nvl72: power shelves feeding the rack's busbar
+  int power_shelves_needed = 7; ///< nvl72: shelves the rack needs to run (the others are redundancy)
   int gpus_per_node = 8;  ///< hgx: GPUs per server
   int nodes_per_rack = 4; ///< hgx: servers per rack
   double nvlink_gbps = 0; ///< NVLink bandwidth per GPU (both directions), Gb/s

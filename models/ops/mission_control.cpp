@@ -260,9 +260,9 @@ void MissionControl::on_predicted(int mode_index, int unit, sim::Tick date) {
   failure::Failure f;
   f.id = next_predicted_id_++;
   f.mode = mode_index;
-  f.scope = m.scope;
+  f.scope = m.scope(); // predictions are of hardware units (decode_failures)
   f.unit = unit;
-  f.gpus = layout_->unit_range(m.scope, unit);
+  f.gpus = layout_->unit_range(f.scope, unit);
   f.time = queue_->now();
   Active a;
   a.f = f;

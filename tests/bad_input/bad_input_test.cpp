@@ -93,7 +93,7 @@ TEST_CASE("bad input: failure modes", "[unit][bad_input]") {
         "rate_per_node_day; this mode has more than one (got 0.001)\n");
   CHECK(errors_with({"failures.modes.0.scope=\"cpu\""}) ==
         "t.json: /failures/modes/0/scope: must be one of \"gpu\", \"tray\", \"node\", \"rack\", \"nic_port\", "
-        "\"link\", \"leaf\", \"spine\", \"core\", \"branch\", \"valve\", \"pump\", \"loop\" or \"facility\" (got \"cpu\")\n");
+        "\"link\", \"leaf\", \"spine\", \"core\", \"branch\", \"valve\", \"pump\", \"loop\", \"facility\" or \"power_shelf\" (got \"cpu\")\n");
   CHECK(errors_with({"hardware.rack={\"kind\": \"hgx\"}", "operations={}", "failures.modes.0.scope=\"tray\""}) ==
         "t.json: /failures/modes/0/scope: tray exists only in nvl72 racks; use node for an hgx server (got \"tray\")\n");
   CHECK(errors_with({"failures.modes.0.repair_dist=\"lognormal\""}) ==
@@ -205,7 +205,7 @@ TEST_CASE("bad input: every problem is reported at once, in document order", "[u
         "t.json: /duration_h: must be > 0 (got 0)\n"
         "t.json: /hardware/rack/spare_gpus: must be >= 0 (got -1)\n"
         "t.json: /failures/modes/0/scope: must be one of \"gpu\", \"tray\", \"node\", \"rack\", \"nic_port\", "
-        "\"link\", \"leaf\", \"spine\", \"core\", \"branch\", \"valve\", \"pump\", \"loop\" or \"facility\" (got \"cpu\")\n"
+        "\"link\", \"leaf\", \"spine\", \"core\", \"branch\", \"valve\", \"pump\", \"loop\", \"facility\" or \"power_shelf\" (got \"cpu\")\n"
         "t.json: /jobs/0/gpus: must be an integer (got \"many\")\n");
 }
 

@@ -248,3 +248,36 @@ TEST_CASE("Cabinet Wrangler: rack availability from repairs, lifecycle states pa
     }
   }
 }
+
+TEST_CASE("power shelves: a rack rides through its redundancy and goes down past it", "[scenario][ops][power]") {
+  // 4 racks x 8 shelves, each failing at λ = 1/20000 h, down D = 60 s + 4 h. With 2 of redundancy
+  // (6 of 8 needed) a rack goes down at rate C(8,2)·6·λ·(λD)² per rack (power_shelf_domain.hpp): over
+  // 4 racks and 2,000 h that is ~1e-5 outages, so no shelf failure interrupts the job, and the job's
+  // expected MTBF is exactly 1 / (4 · 168 λ³ D²).
+  const std::string shelf = R"({ "name": "shelf", "scope": "power_shelf", "mtbf_h": 20000, "repair_h": 4 })";
+  Scenario redundant = ops_scenario(shelf, "{}", "", 4, 2000);
+  redundant.hardware.rack.power_shelves_needed = 6;
+  const double l = 1.0 / 20000, d = 60.0 / 3600 + 4;
+  std::uint64_t failures = 0;
+  for (const auto& r : test::simulate(redundant)) {
+    test::require_conserved(r);
+    failures += r.modes[0].failures;
+    CHECK(r.jobs[0].interruptions == 0);
+    CHECK(r.jobs[0].expected_mtbf_h == Approx(1.0 / (4 * 168 * l * l * l * d * d)).epsilon(1e-9));
+  }
+  CHECK(failures > 0); // shelves did fail
+
+  // No redundancy (8 of 8): every shelf failure takes its rack's 72 GPUs down for D (no two overlap in a
+  // rack at this rate: ~13 failures in all), so racks.csv's down GPU-hours are 72·D per failure.
+  Scenario bare = ops_scenario(shelf, "{}", "", 4, 2000);
+  bare.hardware.rack.power_shelves_needed = 8;
+  for (const auto& r : test::simulate(bare)) {
+    test::require_conserved(r);
+    double down = 0;
+    for (double h : r.rack_down_gpu_h)
+      down += h;
+    CHECK(down == Approx(static_cast<double>(r.modes[0].failures) * 72 * d).epsilon(1e-9));
+    CHECK(r.jobs[0].interruptions == r.modes[0].failures); // each outage stopped the job (all racks are its)
+    CHECK(r.jobs[0].expected_mtbf_h == Approx(1.0 / (4 * 8 * l)).epsilon(1e-9));
+  }
+}
