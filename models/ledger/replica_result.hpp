@@ -19,7 +19,7 @@
 // system had off: isolated by leaks or coolant work, or shut down), throttled_gpu_h (GPU-hours of
 // training GPUs on thermally throttled racks); power_capped_gpu_h (training GPU-hours under a power cap;
 // undefined without a budget or grid events).
-// Which way is better for each metric (for `dcsim compare`) is declared in metric_direction.hpp.
+// Each metric (name, unit, scope, better direction, meaning) is declared once in metric_table.hpp.
 // A replica's result travels from the child process that ran it as JSON (exact: doubles round-trip).
 #pragma once
 

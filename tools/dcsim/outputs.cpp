@@ -1,5 +1,7 @@
 #include "tools/dcsim/outputs.hpp"
 
+#include "models/ledger/metric_table.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -16,15 +18,11 @@ using sim::CsvTable;
 
 namespace {
 
+// The metric columns of replicas.csv: the metric table's names, in its order.
 std::vector<std::string> metric_columns() {
   std::vector<std::string> names;
-  for (const auto& [name, value] : ledger::job_metrics(ledger::JobOutcome{}, 1.0))
-    names.push_back(name);
-  for (const auto& [name, value] : ledger::service_metrics(ledger::ServiceOutcome{}, 1))
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-  ledger::ReplicaResult dummy;
-  for (const auto& [name, value] : ledger::cluster_metrics(dummy))
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  for (const auto& def : ledger::metric_table())
+    names.push_back(def.name);
   return names;
 }
 
@@ -90,6 +88,10 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
       events(events_schema()), series(timeseries_schema()), racks(racks_schema());
 
   auto metric_row = [&](const std::string& entity, const ledger::Metrics& metrics) {
+    for (const auto& [name, value] : metrics)
+      if (!ledger::find_metric(name))
+        throw std::logic_error(fmt::format("metric {} of {} is not declared in models/ledger/metric_table.cpp",
+                                           name, entity));
     std::vector<sim::CsvValue> row{rep, entity};
     for (std::size_t c = 2; c < replicas_schema().columns.size(); ++c) {
       const auto& col = replicas_schema().columns[c];
