@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace dcsim::ledger {
 
@@ -19,6 +20,12 @@ Json encode_double(double v) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   return v;
 }
+template <typename Doubles> Json encode_doubles(const Doubles& values) {
+  Json a = Json::array();
+  for (double v : values)
+    a.push_back(encode_double(v));
+  return a;
+}
 double decode_double(const Json& j) {
   if (j.is_string()) {
     const auto s = j.get<std::string>();
@@ -26,6 +33,17 @@ double decode_double(const Json& j) {
     return s == "inf" ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
   }
   return j.get<double>();
+}
+template <typename Doubles> void decode_doubles(const Json& j, Doubles& out) {
+  if constexpr (requires { out.push_back(0.0); }) {
+    out.clear();
+    for (const auto& v : j)
+      out.push_back(decode_double(v));
+  } else {
+    if (j.size() != out.size()) throw std::runtime_error("replica_from_json: wrong array size");
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = decode_double(j.at(i));
+  }
 }
 } // namespace
 
@@ -164,8 +182,8 @@ std::string to_json(const ReplicaResult& r) {
   j["replica"] = r.replica;
   j["gpus"] = r.gpus;
   j["duration"] = r.duration;
-  j["peak_flops_per_gpu"] = r.peak_flops_per_gpu;
-  j["unallocated_gpu_h"] = r.unallocated_gpu_h;
+  j["peak_flops_per_gpu"] = encode_double(r.peak_flops_per_gpu);
+  j["unallocated_gpu_h"] = encode_doubles(r.unallocated_gpu_h);
   Json jobs = Json::array();
   for (const auto& job : r.jobs) {
     jobs.push_back({{"name", job.name},
@@ -174,7 +192,7 @@ std::string to_json(const ReplicaResult& r) {
                     {"queued", job.queued},
                     {"completed_at", job.completed_at},
                     {"reallocations", job.reallocations},
-                    {"gpu_h", job.gpu_h},
+                    {"gpu_h", encode_doubles(job.gpu_h)},
                     {"interruptions", job.interruptions},
                     {"interruptions_planned", job.interruptions_planned},
                     {"checkpoints", job.checkpoints},
@@ -182,31 +200,31 @@ std::string to_json(const ReplicaResult& r) {
                     {"interruptions_by_mode", job.interruptions_by_mode},
                     {"step_time_s", job.step_time_s},
                     {"checkpoint_interval_s", job.checkpoint_interval_s},
-                    {"model_flops_per_step", job.model_flops_per_step},
-                    {"tokens_per_step", job.tokens_per_step},
+                    {"model_flops_per_step", encode_double(job.model_flops_per_step)},
+                    {"tokens_per_step", encode_double(job.tokens_per_step)},
                     {"expected_mtbf_h", encode_double(job.expected_mtbf_h)},
-                    {"peak_flops_per_gpu", job.peak_flops_per_gpu},
-                    {"energy_j", job.energy_j}});
+                    {"peak_flops_per_gpu", encode_double(job.peak_flops_per_gpu)},
+                    {"energy_j", encode_double(job.energy_j)}});
   }
   j["jobs"] = jobs;
   Json services = Json::array();
   for (const auto& sv : r.services)
     services.push_back({{"name", sv.name},
                         {"gpus", sv.gpus},
-                        {"demanded_tokens", sv.demanded_tokens},
-                        {"served_tokens", sv.served_tokens},
-                        {"serving_gpu_h", sv.serving_gpu_h},
-                        {"moving_gpu_h", sv.moving_gpu_h},
-                        {"down_gpu_h", sv.down_gpu_h},
+                        {"demanded_tokens", encode_double(sv.demanded_tokens)},
+                        {"served_tokens", encode_double(sv.served_tokens)},
+                        {"serving_gpu_h", encode_double(sv.serving_gpu_h)},
+                        {"moving_gpu_h", encode_double(sv.moving_gpu_h)},
+                        {"down_gpu_h", encode_double(sv.down_gpu_h)},
                         {"moves", sv.moves}});
   j["services"] = services;
   j["preemptions"] = r.preemptions;
-  j["rack_down_gpu_h"] = r.rack_down_gpu_h;
+  j["rack_down_gpu_h"] = encode_doubles(r.rack_down_gpu_h);
   j["rack_failures"] = r.rack_failures;
   Json modes = Json::array();
   for (const auto& m : r.modes)
     modes.push_back({{"name", m.name}, {"failures", m.failures}, {"repaired", m.repaired},
-                     {"time_to_repair_h", m.time_to_repair_h}});
+                     {"time_to_repair_h", encode_double(m.time_to_repair_h)}});
   j["modes"] = modes;
   Json events = Json::array();
   for (const auto& e : r.events)
@@ -216,8 +234,8 @@ std::string to_json(const ReplicaResult& r) {
   for (const auto& s : r.samples)
     samples.push_back(Json::array({s.time, s.entity, s.gauge, encode_double(s.value)}));
   j["samples"] = samples;
-  j["energy_j"] = r.energy_j;
-  j["peak_power_w"] = r.peak_power_w;
+  j["energy_j"] = encode_double(r.energy_j);
+  j["peak_power_w"] = encode_double(r.peak_power_w);
   j["cooling_isolated_gpu_h"] = encode_double(r.cooling_isolated_gpu_h);
   j["throttled_gpu_h"] = encode_double(r.throttled_gpu_h);
   j["power_capped_gpu_h"] = encode_double(r.power_capped_gpu_h);
@@ -230,8 +248,8 @@ ReplicaResult replica_from_json(const std::string& text) {
   r.replica = j.at("replica").get<int>();
   r.gpus = j.at("gpus").get<int>();
   r.duration = j.at("duration").get<sim::Tick>();
-  r.peak_flops_per_gpu = j.at("peak_flops_per_gpu").get<double>();
-  r.unallocated_gpu_h = j.at("unallocated_gpu_h").get<std::array<double, 3>>();
+  r.peak_flops_per_gpu = decode_double(j.at("peak_flops_per_gpu"));
+  decode_doubles(j.at("unallocated_gpu_h"), r.unallocated_gpu_h);
   for (const auto& jj : j.at("jobs")) {
     JobOutcome job;
     job.name = jj.at("name").get<std::string>();
@@ -240,47 +258,47 @@ ReplicaResult replica_from_json(const std::string& text) {
     job.queued = jj.at("queued").get<sim::Tick>();
     job.completed_at = jj.at("completed_at").get<sim::Tick>();
     job.reallocations = jj.at("reallocations").get<int>();
-    job.gpu_h = jj.at("gpu_h").get<std::array<double, workload::JOB_TIME_STATES>>();
+    decode_doubles(jj.at("gpu_h"), job.gpu_h);
     job.interruptions = jj.at("interruptions").get<std::uint64_t>();
     job.interruptions_planned = jj.at("interruptions_planned").get<std::uint64_t>();
     job.checkpoints = jj.at("checkpoints").get<std::uint64_t>();
     job.failures_by_mode = jj.at("failures_by_mode").get<std::vector<std::uint64_t>>();
     job.interruptions_by_mode = jj.at("interruptions_by_mode").get<std::vector<std::uint64_t>>();
-    job.step_time_s = jj.at("step_time_s").get<double>();
-    job.checkpoint_interval_s = jj.at("checkpoint_interval_s").get<double>();
-    job.model_flops_per_step = jj.at("model_flops_per_step").get<double>();
-    job.tokens_per_step = jj.at("tokens_per_step").get<double>();
+    job.step_time_s = decode_double(jj.at("step_time_s"));
+    job.checkpoint_interval_s = decode_double(jj.at("checkpoint_interval_s"));
+    job.model_flops_per_step = decode_double(jj.at("model_flops_per_step"));
+    job.tokens_per_step = decode_double(jj.at("tokens_per_step"));
     job.expected_mtbf_h = decode_double(jj.at("expected_mtbf_h"));
-    job.peak_flops_per_gpu = jj.at("peak_flops_per_gpu").get<double>();
-    job.energy_j = jj.at("energy_j").get<double>();
+    job.peak_flops_per_gpu = decode_double(jj.at("peak_flops_per_gpu"));
+    job.energy_j = decode_double(jj.at("energy_j"));
     r.jobs.push_back(std::move(job));
   }
   for (const auto& sj : j.at("services")) {
     ServiceOutcome sv;
     sv.name = sj.at("name").get<std::string>();
     sv.gpus = sj.at("gpus").get<int>();
-    sv.demanded_tokens = sj.at("demanded_tokens").get<double>();
-    sv.served_tokens = sj.at("served_tokens").get<double>();
-    sv.serving_gpu_h = sj.at("serving_gpu_h").get<double>();
-    sv.moving_gpu_h = sj.at("moving_gpu_h").get<double>();
-    sv.down_gpu_h = sj.at("down_gpu_h").get<double>();
+    sv.demanded_tokens = decode_double(sj.at("demanded_tokens"));
+    sv.served_tokens = decode_double(sj.at("served_tokens"));
+    sv.serving_gpu_h = decode_double(sj.at("serving_gpu_h"));
+    sv.moving_gpu_h = decode_double(sj.at("moving_gpu_h"));
+    sv.down_gpu_h = decode_double(sj.at("down_gpu_h"));
     sv.moves = sj.at("moves").get<int>();
     r.services.push_back(std::move(sv));
   }
   r.preemptions = j.at("preemptions").get<int>();
-  r.rack_down_gpu_h = j.at("rack_down_gpu_h").get<std::vector<double>>();
+  decode_doubles(j.at("rack_down_gpu_h"), r.rack_down_gpu_h);
   r.rack_failures = j.at("rack_failures").get<std::vector<std::uint64_t>>();
   for (const auto& m : j.at("modes"))
     r.modes.push_back({m.at("name").get<std::string>(), m.at("failures").get<std::uint64_t>(),
-                       m.at("repaired").get<std::uint64_t>(), m.at("time_to_repair_h").get<double>()});
+                       m.at("repaired").get<std::uint64_t>(), decode_double(m.at("time_to_repair_h"))});
   for (const auto& e : j.at("events"))
     r.events.push_back({e.at(0).get<sim::Tick>(), e.at(1).get<std::string>(), e.at(2).get<std::string>(),
                         e.at(3).get<std::string>(), e.at(4).get<std::string>(), e.at(5).get<std::string>()});
   for (const auto& s : j.at("samples"))
     r.samples.push_back({s.at(0).get<sim::Tick>(), s.at(1).get<std::string>(), s.at(2).get<std::string>(),
                          decode_double(s.at(3))});
-  r.energy_j = j.at("energy_j").get<double>();
-  r.peak_power_w = j.at("peak_power_w").get<double>();
+  r.energy_j = decode_double(j.at("energy_j"));
+  r.peak_power_w = decode_double(j.at("peak_power_w"));
   r.cooling_isolated_gpu_h = decode_double(j.at("cooling_isolated_gpu_h"));
   r.throttled_gpu_h = decode_double(j.at("throttled_gpu_h"));
   r.power_capped_gpu_h = decode_double(j.at("power_capped_gpu_h"));

@@ -20,7 +20,9 @@
 // training GPUs on thermally throttled racks); power_capped_gpu_h (training GPU-hours under a power cap;
 // undefined without a budget or grid events).
 // Each metric (name, unit, scope, better direction, meaning) is declared once in metric_table.hpp.
-// A replica's result travels from the child process that ran it as JSON (exact: doubles round-trip).
+// A replica's result travels from the child process that ran it to its parent as JSON (to_json /
+// replica_from_json: the one serialiser, used by dcsim run, sweep and the test harness alike; exact:
+// doubles round-trip, NaN and infinities travel as strings).
 #pragma once
 
 #include "models/workload/training_job.hpp"
@@ -126,6 +128,8 @@ std::vector<std::string> cluster_ledger_states();
 std::vector<double> cluster_ledger_gpu_h(const ReplicaResult& result);
 double job_state_gpu_h(const JobOutcome& job, workload::JobTime state);
 
+/// The serialiser between a replica's child and its parent (tools/dcsim/runner.hpp): a new field of
+/// ReplicaResult needs its line in both.
 std::string to_json(const ReplicaResult& result);
 ReplicaResult replica_from_json(const std::string& text);
 

@@ -3,7 +3,6 @@
 #include "models/ledger/metric_table.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +11,6 @@
 
 namespace dcsim::tools {
 
-using Json = nlohmann::json;
 using sim::CsvSchema;
 using sim::CsvTable;
 
@@ -24,19 +22,6 @@ std::vector<std::string> metric_columns() {
   for (const auto& def : ledger::metric_table())
     names.push_back(def.name);
   return names;
-}
-
-Json encode_double(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
-double decode_double(const Json& j) {
-  if (!j.is_string()) return j.get<double>();
-  const auto s = j.get<std::string>();
-  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-  return s == "inf" ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
 }
 
 } // namespace
@@ -149,52 +134,18 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
   return {replicas.body(), ledger_rows.body(), causes.body(), events.body(), series.body(), racks.body()};
 }
 
-std::string encode_replica(const Scenario& scenario, const ledger::ReplicaResult& result) {
-  const ReplicaRows rows = format_replica_rows(scenario, result);
-  Json metrics = Json::array();
-  auto add = [&metrics](const std::string& entity, const ledger::Metrics& m) {
-    Json list = Json::array();
-    for (const auto& [name, value] : m)
-      list.push_back(Json::array({name, encode_double(value)}));
-    metrics.push_back(Json::array({entity, list}));
-  };
+ReplicaOutputs replica_outputs(const Scenario& scenario, const ledger::ReplicaResult& result) {
+  ReplicaOutputs out;
+  out.rows = format_replica_rows(scenario, result);
   for (const auto& job : result.jobs)
-    add(job.name, ledger::job_metrics(job, result.peak_flops_per_gpu));
+    out.metrics.emplace_back(job.name, ledger::job_metrics(job, result.peak_flops_per_gpu));
   for (const auto& sv : result.services)
-    add(sv.name, ledger::service_metrics(sv, result.duration));
-  add("cluster", ledger::cluster_metrics(result));
-  // Sections framed by their byte length: CSV text travels as is (no JSON escaping of megabytes).
-  std::string out;
-  for (const std::string* section : {&rows.replicas, &rows.ledger, &rows.causes, &rows.events, &rows.timeseries, &rows.racks}) {
-    out += fmt::format("{}\n", section->size());
-    out += *section;
-  }
-  out += metrics.dump();
+    out.metrics.emplace_back(sv.name, ledger::service_metrics(sv, result.duration));
+  out.metrics.emplace_back("cluster", ledger::cluster_metrics(result));
   return out;
 }
 
-DecodedReplica decode_replica(const std::string& payload) {
-  DecodedReplica d;
-  std::size_t pos = 0;
-  for (std::string* section : {&d.rows.replicas, &d.rows.ledger, &d.rows.causes, &d.rows.events, &d.rows.timeseries,
-                               &d.rows.racks}) {
-    const std::size_t eol = payload.find('\n', pos);
-    if (eol == std::string::npos) throw std::runtime_error("truncated replica payload");
-    const std::size_t size = std::stoull(payload.substr(pos, eol - pos));
-    *section = payload.substr(eol + 1, size);
-    pos = eol + 1 + size;
-  }
-  const Json metrics = Json::parse(payload.substr(pos));
-  for (const auto& entity : metrics) {
-    ledger::Metrics m;
-    for (const auto& pair : entity.at(1))
-      m.emplace_back(pair.at(0).get<std::string>(), decode_double(pair.at(1)));
-    d.metrics.emplace_back(entity.at(0).get<std::string>(), std::move(m));
-  }
-  return d;
-}
-
-RunSummary summarize_replicas(const std::vector<DecodedReplica>& replicas) {
+RunSummary summarize_replicas(const std::vector<ReplicaOutputs>& replicas) {
   RunSummary out;
   if (replicas.empty()) return out;
   for (std::size_t e = 0; e < replicas.front().metrics.size(); ++e) {
@@ -212,7 +163,7 @@ RunSummary summarize_replicas(const std::vector<DecodedReplica>& replicas) {
 }
 
 void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
-                   const std::vector<DecodedReplica>& replicas, const RunSummary& summary) {
+                   const std::vector<ReplicaOutputs>& replicas, const RunSummary& summary) {
   std::filesystem::create_directories(dir);
   CsvTable sum(summary_schema());
   for (const auto& [entity, metrics] : summary.entities)
