@@ -48,8 +48,8 @@ std::vector<std::vector<ledger::ReplicaResult>> simulate_all(const std::vector<S
     World world(scenarios[static_cast<std::size_t>(s)]);
     std::string out;
     for (const auto& r : tools::run_replica_results(world, 0, world.scenario().replicas, inner, true)) {
-      const std::string json = ledger::to_json(r);
-      out += std::to_string(json.size()) + "\n" + json;
+      const std::string bytes = ledger::encode_replica(r);
+      out += std::to_string(bytes.size()) + "\n" + bytes;
     }
     return out;
   });
@@ -60,7 +60,7 @@ std::vector<std::vector<ledger::ReplicaResult>> simulate_all(const std::vector<S
       const std::size_t eol = p.find('\n', pos);
       REQUIRE(eol != std::string::npos);
       const std::size_t size = std::stoull(p.substr(pos, eol - pos));
-      out[s].push_back(ledger::replica_from_json(p.substr(eol + 1, size)));
+      out[s].push_back(ledger::decode_replica(p.substr(eol + 1, size)));
       pos = eol + 1 + size;
     }
     REQUIRE(static_cast<int>(out[s].size()) == scenarios[s].replicas);

@@ -75,14 +75,14 @@ std::vector<ledger::ReplicaResult> run_replica_results(World& world, int first, 
   auto payloads = pool.map(
       count,
       [&](int replica, const std::function<void(double)>& progress) {
-        return ledger::to_json(world.run_replica(first + replica, progress));
+        return ledger::encode_replica(world.run_replica(first + replica, progress));
       },
       report);
   if (printed && tty) std::cerr << "\n";
   std::vector<ledger::ReplicaResult> out;
   out.reserve(payloads.size());
   for (auto& p : payloads) {
-    out.push_back(ledger::replica_from_json(p));
+    out.push_back(ledger::decode_replica(p));
     std::string().swap(p);
   }
   return out;

@@ -18,7 +18,7 @@ struct RunProgress {
 
 /// Runs replicas first .. first + count - 1 of the World's scenario, each in a child forked from this
 /// process (which built the World once), `parallel` at a time; results in replica order. The child sends
-/// its result back with ledger::to_json, the one serialiser between a replica's child and its parent.
+/// its result back with ledger::encode_replica, the one serialiser between a replica's child and its parent.
 /// `dcsim run`, `dcsim sweep` and the test harness (tests/support/simulate.cpp) all run replicas this way.
 /// Unless quiet, reports progress on stderr once the run has lasted a second. With `publish`, the
 /// fraction of the run done is handed to it instead and nothing is printed.

@@ -68,7 +68,7 @@ TEST_CASE("every metric that small scenarios emit is declared in the metric tabl
 }
 
 TEST_CASE("a replica's metrics and rows survive the child-to-parent serialiser exactly", "[ledger][metrics]") {
-  // ledger::to_json / replica_from_json carry every replica from its child to the parent (dcsim run,
+  // ledger::encode_replica / decode_replica carry every replica from its child to the parent (dcsim run,
   // sweep, the test harness). Compare, inside the child that ran the replica, what the outputs make of
   // the result before and after the round trip: a field the serialiser forgot shows up here.
   for (const char* file : {"scenarios/default.json", "scenarios/shared-inference.json",
@@ -78,7 +78,7 @@ TEST_CASE("a replica's metrics and rows survive the child-to-parent serialiser e
     const std::string problem = dcsim::sim::run_in_child([&] {
       dcsim::World world(scenario);
       const ReplicaResult r = world.run_replica(0);
-      const ReplicaResult back = replica_from_json(to_json(r));
+      const ReplicaResult back = decode_replica(encode_replica(r));
       const auto a = dcsim::tools::replica_outputs(scenario, r), b = dcsim::tools::replica_outputs(scenario, back);
       if (a.rows.replicas != b.rows.replicas || a.rows.ledger != b.rows.ledger || a.rows.causes != b.rows.causes ||
           a.rows.events != b.rows.events || a.rows.timeseries != b.rows.timeseries || a.rows.racks != b.rows.racks)
@@ -90,7 +90,7 @@ TEST_CASE("a replica's metrics and rows survive the child-to-parent serialiser e
           if (!(x == y || (std::isnan(x) && std::isnan(y))))
             return a.metrics[e].first + " " + a.metrics[e].second[m].first + " differs after the round trip";
         }
-      return to_json(back) == to_json(r) ? std::string() : std::string("to_json is not idempotent");
+      return encode_replica(back) == encode_replica(r) ? std::string() : std::string("re-encoding differs");
     });
     INFO(problem);
     CHECK(problem.empty());
