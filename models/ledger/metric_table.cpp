@@ -19,6 +19,7 @@ struct StateDef {
   const char* state;
   Better better;
   const char* meaning;
+  bool on_terminal = false;
 };
 
 // One entry per job ledger state (DESIGN §4); the switch has no default so that -Wswitch names a new
@@ -27,17 +28,17 @@ StateDef job_state(workload::JobTime state) {
   using workload::JobTime;
   switch (state) {
   case JobTime::PRODUCTIVE:
-    return {"productive", B::HIGHER, "GPU-hours of steps whose progress was kept"};
+    return {"productive", B::HIGHER, "GPU-hours of steps whose progress was kept", true};
   case JobTime::CHECKPOINT:
-    return {"checkpoint", B::LOWER, "GPU-hours spent in blocking checkpoint writes"};
+    return {"checkpoint", B::LOWER, "GPU-hours spent in blocking checkpoint writes", true};
   case JobTime::REWORK:
-    return {"rework", B::LOWER, "GPU-hours of steps later lost to a failure (since the last completed checkpoint)"};
+    return {"rework", B::LOWER, "GPU-hours of steps later lost to a failure (since the last completed checkpoint)", true};
   case JobTime::DETECTION:
-    return {"detection", B::LOWER, "GPU-hours between a failure and its detection"};
+    return {"detection", B::LOWER, "GPU-hours between a failure and its detection", true};
   case JobTime::RESTART:
-    return {"restart", B::LOWER, "GPU-hours of restarts: rescheduling, initialisation, checkpoint load"};
+    return {"restart", B::LOWER, "GPU-hours of restarts: rescheduling, initialisation, checkpoint load", true};
   case JobTime::WAITING:
-    return {"waiting", B::LOWER, "GPU-hours a job held while it lacked healthy capacity to restart"};
+    return {"waiting", B::LOWER, "GPU-hours a job held while it lacked healthy capacity to restart", true};
   case JobTime::DEGRADED:
     return {"degraded", B::LOWER,
             "GPU-hours of extra step time over the healthy step (stragglers, throttling, power caps, lost "
@@ -61,45 +62,46 @@ constexpr StateDef SERVICE_STATES[] = {
 constexpr StateDef CLUSTER_STATES[] = {
     {"inference", B::NONE, "GPU-hours held by inference services (their serving, moving and down GPU-hours)"},
     {"idle", B::NONE, "GPU-hours of healthy GPUs that no job or service held"},
-    {"repair", B::LOWER, "GPU-hours of unallocated GPUs down in repair or drained"},
+    {"repair", B::LOWER, "GPU-hours of unallocated GPUs down in repair or drained", true},
     {"spare", B::NONE, "GPU-hours of healthy GPUs held back as spares (in a job's domain or in the spare pool)"},
 };
 
 void add_states(std::vector<MetricDef>& t, const StateDef* begin, const StateDef* end, MetricScope scope,
                 const char* family) {
   for (const StateDef* s = begin; s != end; ++s)
-    t.push_back({"ledger_" + std::string(s->state) + "_gpu_h", "GPU-h", scope, s->better, s->meaning, family});
+    t.push_back({"ledger_" + std::string(s->state) + "_gpu_h", "GPU-h", scope, s->better, s->meaning, family,
+                 s->on_terminal});
 }
 
 std::vector<MetricDef> build_table() {
   std::vector<MetricDef> t = {
       // Training jobs (and, where it makes sense, the cluster): replica_result.hpp gives the equations.
       {"goodput_frac", "fraction", S::JOB_AND_CLUSTER, B::HIGHER,
-       "Productive GPU-time over the GPU-time held (job; = ETTR), or over all GPUs x duration (cluster)", {}},
+       "Productive GPU-time over the GPU-time held (job; = ETTR), or over all GPUs x duration (cluster)", {}, true},
       {"mfu_frac", "fraction", S::JOB, B::HIGHER,
-       "Model FLOPs per step over (healthy step time x GPUs x peak FLOP/s at the job's precision)", {}},
+       "Model FLOPs per step over (healthy step time x GPUs x peak FLOP/s at the job's precision)", {}, true},
       {"effective_mfu_frac", "fraction", S::JOB_AND_CLUSTER, B::HIGHER,
-       "Retained model FLOPs over the peak FLOPs of the wall time (= mfu_frac x goodput_frac for a job)", {}},
+       "Retained model FLOPs over the peak FLOPs of the wall time (= mfu_frac x goodput_frac for a job)", {}, true},
       {"step_time_s", "s", S::JOB, B::LOWER, "Healthy step time of the job at full size", {}},
       {"tokens_per_s", "tokens/s", S::JOB, B::HIGHER, "Tokens per step over the healthy step time while training",
        {}},
       {"effective_tokens_per_s", "tokens/s", S::JOB, B::HIGHER,
        "Retained tokens over wall time (= tokens_per_s x goodput_frac)", {}},
-      {"interruptions", "count", S::JOB, B::LOWER, "Unplanned interruptions of the job by failures", {}},
+      {"interruptions", "count", S::JOB, B::LOWER, "Unplanned interruptions of the job by failures", {}, true},
       {"interruptions_planned", "count", S::JOB, B::NONE,
-       "Planned stops of the job (maintenance, drains, grid events), taken at a checkpoint", {}},
+       "Planned stops of the job (maintenance, drains, grid events), taken at a checkpoint", {}, true},
       {"job_mttf_h", "h", S::JOB, B::HIGHER,
-       "Wall time over unplanned interruptions (undefined without interruptions)", {}},
+       "Wall time over unplanned interruptions (undefined without interruptions)", {}, true},
       {"expected_job_mtbf_h", "h", S::JOB, B::NONE,
        "Expected time between failures of the job's initial GPUs from the failure rates (what \"auto\" "
        "checkpointing uses)",
        {}},
       {"checkpoint_interval_s", "s", S::JOB, B::NONE,
-       "Compute between checkpoints as run (given, or Daly's optimum, rounded to whole steps)", {}},
+       "Compute between checkpoints as run (given, or Daly's optimum, rounded to whole steps)", {}, true},
       {"checkpoints", "count", S::JOB, B::NONE, "Completed checkpoint writes", {}},
-      {"queue_h", "h", S::JOB, B::LOWER, "Time the job was queued without GPUs", {}},
+      {"queue_h", "h", S::JOB, B::LOWER, "Time the job was queued without GPUs", {}, true},
       {"completion_h", "h", S::JOB, B::LOWER,
-       "When a job with work_h finished, from the start of the run (undefined when not done)", {}},
+       "When a job with work_h finished, from the start of the run (undefined when not done)", {}, true},
   };
   for (int s = 0; s < workload::JOB_TIME_STATES; ++s) {
     const StateDef d = job_state(static_cast<workload::JobTime>(s));
@@ -115,16 +117,16 @@ std::vector<MetricDef> build_table() {
       {"energy_per_useful_gpu_h_kwh", "kWh/GPU-h", S::JOB_AND_CLUSTER, B::LOWER,
        "Energy over productive GPU-hours", {}},
       // Inference services (models/workload/inference_service.hpp).
-      {"served_frac", "fraction", S::SERVICE, B::HIGHER, "Served tokens over demanded tokens", {}},
+      {"served_frac", "fraction", S::SERVICE, B::HIGHER, "Served tokens over demanded tokens", {}, true},
       {"demand_tokens_per_s", "tokens/s", S::SERVICE, B::NONE, "Demanded tokens over the run's duration", {}},
-      {"served_tokens_per_s", "tokens/s", S::SERVICE, B::HIGHER, "Served tokens over the run's duration", {}},
-      {"moves", "count", S::SERVICE, B::NONE, "Times the service took NVLink domains (SUNK moves)", {}},
+      {"served_tokens_per_s", "tokens/s", S::SERVICE, B::HIGHER, "Served tokens over the run's duration", {}, true},
+      {"moves", "count", S::SERVICE, B::NONE, "Times the service took NVLink domains (SUNK moves)", {}, true},
   };
   t.insert(t.end(), energy.begin(), energy.end());
   add_states(t, std::begin(SERVICE_STATES), std::end(SERVICE_STATES), S::SERVICE, SERVICE_STATE_FAMILY);
   const std::vector<MetricDef> cluster = {
-      {"failures", "count", S::CLUSTER, B::LOWER, "Failures of every mode (hardware, fabric, cooling)", {}},
-      {"preemptions", "count", S::CLUSTER, B::LOWER, "Training jobs preempted by the scheduler", {}},
+      {"failures", "count", S::CLUSTER, B::LOWER, "Failures of every mode (hardware, fabric, cooling)", {}, true},
+      {"preemptions", "count", S::CLUSTER, B::LOWER, "Training jobs preempted by the scheduler", {}, true},
   };
   t.insert(t.end(), cluster.begin(), cluster.end());
   add_states(t, std::begin(CLUSTER_STATES), std::end(CLUSTER_STATES), S::CLUSTER, CLUSTER_STATE_FAMILY);

@@ -3,7 +3,8 @@
 // that needs to know about a metric reads it here:
 //   - replicas.csv's metric columns are the table's names, in table order (tools/dcsim/outputs.cpp);
 //   - `dcsim compare` takes each metric's direction from it (metric_direction below);
-//   - `dcsim describe metrics [--markdown]` lists it, and docs/metrics.md is generated from that.
+//   - `dcsim describe metrics [--markdown]` lists it, and docs/metrics.md is generated from that;
+//   - the summary table that `dcsim run` prints shows the metrics marked on_terminal.
 // A computed metric that is not in the table is a programmer error: formatting a replica's rows throws,
 // and tests/unit/ledger/metric_table_test.cpp runs small scenarios and checks every emitted metric is
 // declared with a matching scope.
@@ -38,6 +39,7 @@ struct MetricDef {
   Better better;
   std::string meaning; ///< one sentence
   std::string family;  ///< pattern it was expanded from (e.g. "ledger_<job state>_gpu_h"); empty: none
+  bool on_terminal = false; ///< in the summary table `dcsim run` prints (every metric is in the files)
 };
 
 /// Every metric, in replicas.csv column order.

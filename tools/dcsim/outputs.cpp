@@ -184,11 +184,6 @@ void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
 }
 
 std::string summary_table(const Scenario& scenario, const RunSummary& summary, int gpus) {
-  static const std::vector<std::string> shown = {
-      "goodput_frac", "mfu_frac", "effective_mfu_frac", "interruptions", "interruptions_planned", "job_mttf_h",
-      "checkpoint_interval_s", "ledger_productive_gpu_h", "ledger_rework_gpu_h", "ledger_checkpoint_gpu_h",
-      "ledger_detection_gpu_h", "ledger_restart_gpu_h", "ledger_waiting_gpu_h", "ledger_repair_gpu_h",
-      "failures", "queue_h", "completion_h", "preemptions", "served_frac", "served_tokens_per_s", "moves"};
   std::string out = fmt::format("scenario {}: {} GPUs, {} h, {} replicas (mean and 95% confidence interval)\n",
                                 scenario.name, gpus, scenario.duration_h, scenario.replicas);
   out += fmt::format("{:<14} {:<26} {:>14} {:>31}\n", "job", "metric", "mean", "95% CI");
@@ -201,7 +196,7 @@ std::string summary_table(const Scenario& scenario, const RunSummary& summary, i
   };
   for (const auto& [entity, metrics] : summary.entities)
     for (const auto& [name, s] : metrics) {
-      if (std::find(shown.begin(), shown.end(), name) == shown.end()) continue;
+      if (const ledger::MetricDef* def = ledger::find_metric(name); !def || !def->on_terminal) continue;
       const std::string ci =
           std::isnan(s.ci95_low) ? "-" : fmt::format("[{}, {}]", fmt_value(s.ci95_low), fmt_value(s.ci95_high));
       out += fmt::format("{:<14} {:<26} {:>14} {:>31}\n", entity, name, fmt_value(s.mean), ci);

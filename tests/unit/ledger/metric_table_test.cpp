@@ -158,3 +158,19 @@ TEST_CASE("cluster effective MFU counts each job against the peak of its own pre
     if (name == "effective_mfu_frac") effective = value;
   CHECK(effective == Approx(0.35));
 }
+
+TEST_CASE("the summary table dcsim run prints shows the metrics marked on_terminal", "[ledger][metrics]") {
+  dcsim::tools::RunSummary summary;
+  std::vector<std::pair<std::string, dcsim::sim::Summary>> metrics;
+  const std::vector<double> values = {1.0, 2.0};
+  for (const auto& def : metric_table())
+    metrics.emplace_back(def.name, dcsim::sim::summarize(values));
+  summary.entities.emplace_back("cluster", metrics);
+  const std::string table = dcsim::tools::summary_table(dcsim::Scenario{}, summary, 8);
+  for (const auto& def : metric_table()) {
+    INFO(def.name);
+    CHECK((table.find(" " + def.name + " ") != std::string::npos) == def.on_terminal);
+  }
+  CHECK(find_metric("goodput_frac")->on_terminal);
+  CHECK_FALSE(find_metric("energy_mwh")->on_terminal);
+}
