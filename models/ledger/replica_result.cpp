@@ -185,6 +185,17 @@ void visit_fields(IO& io, R& r) {
   io(r.throttled_gpu_h), io(r.power_capped_gpu_h);
 }
 
+// A new field usually changes its struct's size (not a small one that fits in padding): these then fail
+// until the field is in visit_fields above and the size updated. The round-trip test in
+// tests/unit/ledger/metric_table_test.cpp is the other guard. Sizes on 64-bit targets (x86-64, arm64).
+constexpr bool LP64 = sizeof(void*) == 8;
+static_assert(!LP64 || sizeof(ReplicaResult) == 264, "ReplicaResult changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(JobOutcome) == 264, "JobOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(ServiceOutcome) == 88, "ServiceOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(ModeOutcome) == 56, "ModeOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(Sample) == 32, "Sample changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(sim::EventRecord) == 72, "EventRecord changed: update visit_fields, then this size");
+
 template <class T> struct IsVector : std::false_type {};
 template <class T> struct IsVector<std::vector<T>> : std::true_type {};
 template <class T> struct IsArray : std::false_type {};
