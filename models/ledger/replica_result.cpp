@@ -1,35 +1,19 @@
 #include "models/ledger/replica_result.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
+#include <concepts>
+#include <cstring>
 #include <limits>
+#include <stdexcept>
+#include <type_traits>
 
 namespace dcsim::ledger {
 
-using Json = nlohmann::json;
 using workload::JobTime;
+
 
 namespace {
 constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
-
-// JSON has no NaN or infinity: encode them as strings.
-Json encode_double(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-double decode_double(const Json& j) {
-  if (j.is_string()) {
-    const auto s = j.get<std::string>();
-    if (s == "nan") return NaN;
-    return s == "inf" ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
-  }
-  return j.get<double>();
-}
-} // namespace
-
-namespace {
 constexpr double J_PER_KWH = 3.6e6;
 // Tokens of productive steps: productive GPU-seconds ÷ GPUs asked = seconds of full-size steps.
 double retained_tokens(const JobOutcome& job) {
@@ -159,131 +143,137 @@ Metrics cluster_metrics(const ReplicaResult& r) {
   return m;
 }
 
-std::string to_json(const ReplicaResult& r) {
-  Json j;
-  j["replica"] = r.replica;
-  j["gpus"] = r.gpus;
-  j["duration"] = r.duration;
-  j["peak_flops_per_gpu"] = r.peak_flops_per_gpu;
-  j["unallocated_gpu_h"] = r.unallocated_gpu_h;
-  Json jobs = Json::array();
-  for (const auto& job : r.jobs) {
-    jobs.push_back({{"name", job.name},
-                    {"gpus", job.gpus},
-                    {"wall", job.wall},
-                    {"queued", job.queued},
-                    {"completed_at", job.completed_at},
-                    {"reallocations", job.reallocations},
-                    {"gpu_h", job.gpu_h},
-                    {"interruptions", job.interruptions},
-                    {"interruptions_planned", job.interruptions_planned},
-                    {"checkpoints", job.checkpoints},
-                    {"failures_by_mode", job.failures_by_mode},
-                    {"interruptions_by_mode", job.interruptions_by_mode},
-                    {"step_time_s", job.step_time_s},
-                    {"checkpoint_interval_s", job.checkpoint_interval_s},
-                    {"model_flops_per_step", job.model_flops_per_step},
-                    {"tokens_per_step", job.tokens_per_step},
-                    {"expected_mtbf_h", encode_double(job.expected_mtbf_h)},
-                    {"peak_flops_per_gpu", job.peak_flops_per_gpu},
-                    {"energy_j", job.energy_j}});
-  }
-  j["jobs"] = jobs;
-  Json services = Json::array();
-  for (const auto& sv : r.services)
-    services.push_back({{"name", sv.name},
-                        {"gpus", sv.gpus},
-                        {"demanded_tokens", sv.demanded_tokens},
-                        {"served_tokens", sv.served_tokens},
-                        {"serving_gpu_h", sv.serving_gpu_h},
-                        {"moving_gpu_h", sv.moving_gpu_h},
-                        {"down_gpu_h", sv.down_gpu_h},
-                        {"moves", sv.moves}});
-  j["services"] = services;
-  j["preemptions"] = r.preemptions;
-  j["rack_down_gpu_h"] = r.rack_down_gpu_h;
-  j["rack_failures"] = r.rack_failures;
-  Json modes = Json::array();
-  for (const auto& m : r.modes)
-    modes.push_back({{"name", m.name}, {"failures", m.failures}, {"repaired", m.repaired},
-                     {"time_to_repair_h", m.time_to_repair_h}});
-  j["modes"] = modes;
-  Json events = Json::array();
-  for (const auto& e : r.events)
-    events.push_back(Json::array({e.time, e.kind, e.component, e.scope, e.job, e.detail}));
-  j["events"] = events;
-  Json samples = Json::array();
-  for (const auto& s : r.samples)
-    samples.push_back(Json::array({s.time, s.entity, s.gauge, encode_double(s.value)}));
-  j["samples"] = samples;
-  j["energy_j"] = r.energy_j;
-  j["peak_power_w"] = r.peak_power_w;
-  j["cooling_isolated_gpu_h"] = encode_double(r.cooling_isolated_gpu_h);
-  j["throttled_gpu_h"] = encode_double(r.throttled_gpu_h);
-  j["power_capped_gpu_h"] = encode_double(r.power_capped_gpu_h);
-  return j.dump();
+namespace {
+
+// The serialiser's field list, written once for both directions: `io` is a Writer (fields const) or a
+// Reader. A new field of these structs needs its line here and nowhere else.
+template <class IO, class J>
+  requires std::same_as<std::remove_const_t<J>, JobOutcome>
+void visit_fields(IO& io, J& j) {
+  io(j.name), io(j.gpus), io(j.wall), io(j.queued), io(j.completed_at), io(j.reallocations), io(j.gpu_h);
+  io(j.interruptions), io(j.interruptions_planned), io(j.checkpoints), io(j.failures_by_mode);
+  io(j.interruptions_by_mode), io(j.step_time_s), io(j.checkpoint_interval_s), io(j.model_flops_per_step);
+  io(j.tokens_per_step), io(j.expected_mtbf_h), io(j.peak_flops_per_gpu), io(j.energy_j);
+}
+template <class IO, class M>
+  requires std::same_as<std::remove_const_t<M>, ModeOutcome>
+void visit_fields(IO& io, M& m) {
+  io(m.name), io(m.failures), io(m.repaired), io(m.time_to_repair_h);
+}
+template <class IO, class V>
+  requires std::same_as<std::remove_const_t<V>, ServiceOutcome>
+void visit_fields(IO& io, V& v) {
+  io(v.name), io(v.gpus), io(v.demanded_tokens), io(v.served_tokens), io(v.serving_gpu_h), io(v.moving_gpu_h);
+  io(v.down_gpu_h), io(v.moves);
+}
+template <class IO, class E>
+  requires std::same_as<std::remove_const_t<E>, sim::EventRecord>
+void visit_fields(IO& io, E& e) {
+  io(e.time), io(e.kind), io(e.component), io(e.scope), io(e.job), io(e.detail);
+}
+template <class IO, class S>
+  requires std::same_as<std::remove_const_t<S>, Sample>
+void visit_fields(IO& io, S& s) {
+  io(s.time), io(s.entity), io(s.gauge), io(s.value);
+}
+template <class IO, class R>
+  requires std::same_as<std::remove_const_t<R>, ReplicaResult>
+void visit_fields(IO& io, R& r) {
+  io(r.replica), io(r.gpus), io(r.duration), io(r.peak_flops_per_gpu), io(r.jobs), io(r.services);
+  io(r.unallocated_gpu_h), io(r.preemptions), io(r.rack_down_gpu_h), io(r.rack_failures), io(r.modes);
+  io(r.events), io(r.samples), io(r.energy_j), io(r.peak_power_w), io(r.cooling_isolated_gpu_h);
+  io(r.throttled_gpu_h), io(r.power_capped_gpu_h);
 }
 
-ReplicaResult replica_from_json(const std::string& text) {
-  const Json j = Json::parse(text);
+// A new field usually changes its struct's size (not a small one that fits in padding): these then fail
+// until the field is in visit_fields above and the size updated. The round-trip test in
+// tests/unit/ledger/metric_table_test.cpp is the other guard. Sizes on 64-bit targets (x86-64, arm64).
+constexpr bool LP64 = sizeof(void*) == 8;
+static_assert(!LP64 || sizeof(ReplicaResult) == 264, "ReplicaResult changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(JobOutcome) == 264, "JobOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(ServiceOutcome) == 88, "ServiceOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(ModeOutcome) == 56, "ModeOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(Sample) == 32, "Sample changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(sim::EventRecord) == 72, "EventRecord changed: update visit_fields, then this size");
+
+template <class T> struct IsVector : std::false_type {};
+template <class T> struct IsVector<std::vector<T>> : std::true_type {};
+template <class T> struct IsArray : std::false_type {};
+template <class T, std::size_t N> struct IsArray<std::array<T, N>> : std::true_type {};
+
+// Numbers as their bytes (exact, NaN and infinities included), strings and vectors length-prefixed.
+struct Writer {
+  std::string out;
+  template <class T> Writer& operator()(const T& v) {
+    if constexpr (std::is_arithmetic_v<T>) {
+      out.append(reinterpret_cast<const char*>(&v), sizeof(T));
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      (*this)(static_cast<std::uint64_t>(v.size()));
+      out.append(v);
+    } else if constexpr (std::is_same_v<T, sim::Name>) {
+      (*this)(v.str());
+    } else if constexpr (IsVector<T>::value || IsArray<T>::value) {
+      if constexpr (IsVector<T>::value) (*this)(static_cast<std::uint64_t>(v.size()));
+      for (const auto& x : v)
+        (*this)(x);
+    } else {
+      visit_fields(*this, v);
+    }
+    return *this;
+  }
+};
+
+struct Reader {
+  std::string_view in;
+  std::size_t pos = 0;
+  std::string_view take(std::size_t n) {
+    if (n > in.size() - pos) throw std::runtime_error("decode_replica: truncated payload");
+    const std::string_view bytes = in.substr(pos, n);
+    pos += n;
+    return bytes;
+  }
+  std::string_view take_string() {
+    std::uint64_t n = 0;
+    (*this)(n);
+    return take(n);
+  }
+  template <class T> Reader& operator()(T& v) {
+    if constexpr (std::is_arithmetic_v<T>) {
+      std::memcpy(&v, take(sizeof(T)).data(), sizeof(T));
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      v = std::string(take_string());
+    } else if constexpr (std::is_same_v<T, sim::Name>) {
+      v = sim::Name(take_string());
+    } else if constexpr (IsVector<T>::value) {
+      std::uint64_t n = 0;
+      (*this)(n);
+      if (n > in.size() - pos) throw std::runtime_error("decode_replica: truncated payload");
+      v.assign(n, typename T::value_type{});
+      for (auto& x : v)
+        (*this)(x);
+    } else if constexpr (IsArray<T>::value) {
+      for (auto& x : v)
+        (*this)(x);
+    } else {
+      visit_fields(*this, v);
+    }
+    return *this;
+  }
+};
+
+} // namespace
+
+std::string encode_replica(const ReplicaResult& result) {
+  Writer w;
+  w(result);
+  return std::move(w.out);
+}
+
+ReplicaResult decode_replica(std::string_view payload) {
+  Reader reader{payload};
   ReplicaResult r;
-  r.replica = j.at("replica").get<int>();
-  r.gpus = j.at("gpus").get<int>();
-  r.duration = j.at("duration").get<sim::Tick>();
-  r.peak_flops_per_gpu = j.at("peak_flops_per_gpu").get<double>();
-  r.unallocated_gpu_h = j.at("unallocated_gpu_h").get<std::array<double, 3>>();
-  for (const auto& jj : j.at("jobs")) {
-    JobOutcome job;
-    job.name = jj.at("name").get<std::string>();
-    job.gpus = jj.at("gpus").get<int>();
-    job.wall = jj.at("wall").get<sim::Tick>();
-    job.queued = jj.at("queued").get<sim::Tick>();
-    job.completed_at = jj.at("completed_at").get<sim::Tick>();
-    job.reallocations = jj.at("reallocations").get<int>();
-    job.gpu_h = jj.at("gpu_h").get<std::array<double, workload::JOB_TIME_STATES>>();
-    job.interruptions = jj.at("interruptions").get<std::uint64_t>();
-    job.interruptions_planned = jj.at("interruptions_planned").get<std::uint64_t>();
-    job.checkpoints = jj.at("checkpoints").get<std::uint64_t>();
-    job.failures_by_mode = jj.at("failures_by_mode").get<std::vector<std::uint64_t>>();
-    job.interruptions_by_mode = jj.at("interruptions_by_mode").get<std::vector<std::uint64_t>>();
-    job.step_time_s = jj.at("step_time_s").get<double>();
-    job.checkpoint_interval_s = jj.at("checkpoint_interval_s").get<double>();
-    job.model_flops_per_step = jj.at("model_flops_per_step").get<double>();
-    job.tokens_per_step = jj.at("tokens_per_step").get<double>();
-    job.expected_mtbf_h = decode_double(jj.at("expected_mtbf_h"));
-    job.peak_flops_per_gpu = jj.at("peak_flops_per_gpu").get<double>();
-    job.energy_j = jj.at("energy_j").get<double>();
-    r.jobs.push_back(std::move(job));
-  }
-  for (const auto& sj : j.at("services")) {
-    ServiceOutcome sv;
-    sv.name = sj.at("name").get<std::string>();
-    sv.gpus = sj.at("gpus").get<int>();
-    sv.demanded_tokens = sj.at("demanded_tokens").get<double>();
-    sv.served_tokens = sj.at("served_tokens").get<double>();
-    sv.serving_gpu_h = sj.at("serving_gpu_h").get<double>();
-    sv.moving_gpu_h = sj.at("moving_gpu_h").get<double>();
-    sv.down_gpu_h = sj.at("down_gpu_h").get<double>();
-    sv.moves = sj.at("moves").get<int>();
-    r.services.push_back(std::move(sv));
-  }
-  r.preemptions = j.at("preemptions").get<int>();
-  r.rack_down_gpu_h = j.at("rack_down_gpu_h").get<std::vector<double>>();
-  r.rack_failures = j.at("rack_failures").get<std::vector<std::uint64_t>>();
-  for (const auto& m : j.at("modes"))
-    r.modes.push_back({m.at("name").get<std::string>(), m.at("failures").get<std::uint64_t>(),
-                       m.at("repaired").get<std::uint64_t>(), m.at("time_to_repair_h").get<double>()});
-  for (const auto& e : j.at("events"))
-    r.events.push_back({e.at(0).get<sim::Tick>(), e.at(1).get<std::string>(), e.at(2).get<std::string>(),
-                        e.at(3).get<std::string>(), e.at(4).get<std::string>(), e.at(5).get<std::string>()});
-  for (const auto& s : j.at("samples"))
-    r.samples.push_back({s.at(0).get<sim::Tick>(), s.at(1).get<std::string>(), s.at(2).get<std::string>(),
-                         decode_double(s.at(3))});
-  r.energy_j = j.at("energy_j").get<double>();
-  r.peak_power_w = j.at("peak_power_w").get<double>();
-  r.cooling_isolated_gpu_h = decode_double(j.at("cooling_isolated_gpu_h"));
-  r.throttled_gpu_h = decode_double(j.at("throttled_gpu_h"));
-  r.power_capped_gpu_h = decode_double(j.at("power_capped_gpu_h"));
+  reader(r);
+  if (reader.pos != payload.size()) throw std::runtime_error("decode_replica: trailing bytes");
   return r;
 }
 

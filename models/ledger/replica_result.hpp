@@ -19,8 +19,10 @@
 // system had off: isolated by leaks or coolant work, or shut down), throttled_gpu_h (GPU-hours of
 // training GPUs on thermally throttled racks); power_capped_gpu_h (training GPU-hours under a power cap;
 // undefined without a budget or grid events).
-// Which way is better for each metric (for `dcsim compare`) is declared in metric_direction.hpp.
-// A replica's result travels from the child process that ran it as JSON (exact: doubles round-trip).
+// Each metric (name, unit, scope, better direction, meaning) is declared once in metric_table.hpp.
+// A replica's result travels from the child process that ran it to its parent as bytes (encode_replica /
+// decode_replica: the one serialiser, used by dcsim run, sweep and the test harness alike; exact:
+// numbers travel as their bytes).
 #pragma once
 
 #include "models/workload/training_job.hpp"
@@ -30,6 +32,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -126,7 +129,11 @@ std::vector<std::string> cluster_ledger_states();
 std::vector<double> cluster_ledger_gpu_h(const ReplicaResult& result);
 double job_state_gpu_h(const JobOutcome& job, workload::JobTime state);
 
-std::string to_json(const ReplicaResult& result);
-ReplicaResult replica_from_json(const std::string& text);
+/// The serialiser between a replica's child and its parent (tools/dcsim/runner.hpp), for processes of
+/// the same binary: numbers as their bytes, strings and vectors length-prefixed. Its field list
+/// (visit_fields in replica_result.cpp) serves both directions: a new field needs one line there.
+std::string encode_replica(const ReplicaResult& result);
+/// Throws std::runtime_error on a truncated or overlong payload.
+ReplicaResult decode_replica(std::string_view payload);
 
 } // namespace dcsim::ledger

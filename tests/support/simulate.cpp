@@ -2,10 +2,12 @@
 
 #include "models/world.hpp"
 #include "sim/process_pool.hpp"
+#include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -34,19 +36,35 @@ std::string source_file(const std::string& relative_path) {
 }
 
 std::vector<std::vector<ledger::ReplicaResult>> simulate_all(const std::vector<Scenario>& scenarios, int parallel) {
-  std::vector<std::pair<int, int>> tasks; // (scenario, replica)
-  for (std::size_t s = 0; s < scenarios.size(); ++s)
-    for (int r = 0; r < scenarios[s].replicas; ++r)
-      tasks.emplace_back(static_cast<int>(s), r);
-  sim::ProcessPool pool(parallel);
-  const auto payloads = pool.map(static_cast<int>(tasks.size()), [&](int task, const auto&) {
-    const auto [s, r] = tasks[static_cast<std::size_t>(task)];
+  // The production path (tools/dcsim/runner.hpp), as a sweep runs its points: each scenario in a child
+  // of its own (one World per process), which builds the World once and forks one grandchild per
+  // replica. The scenario's child hands its replicas' results on with the same serialiser, framed by
+  // their byte length.
+  const int count = static_cast<int>(scenarios.size());
+  const int outer = std::max(1, std::min(parallel, count));
+  const int inner = std::max(1, parallel / outer);
+  sim::ProcessPool pool(outer);
+  const auto payloads = pool.map(count, [&](int s, const auto&) {
     World world(scenarios[static_cast<std::size_t>(s)]);
-    return ledger::to_json(world.run_replica(r));
+    std::string out;
+    for (const auto& r : tools::run_replica_results(world, 0, world.scenario().replicas, inner, true)) {
+      const std::string bytes = ledger::encode_replica(r);
+      out += std::to_string(bytes.size()) + "\n" + bytes;
+    }
+    return out;
   });
   std::vector<std::vector<ledger::ReplicaResult>> out(scenarios.size());
-  for (std::size_t t = 0; t < tasks.size(); ++t)
-    out[static_cast<std::size_t>(tasks[t].first)].push_back(ledger::replica_from_json(payloads[t]));
+  for (std::size_t s = 0; s < payloads.size(); ++s) {
+    const std::string& p = payloads[s];
+    for (std::size_t pos = 0; pos < p.size();) {
+      const std::size_t eol = p.find('\n', pos);
+      REQUIRE(eol != std::string::npos);
+      const std::size_t size = std::stoull(p.substr(pos, eol - pos));
+      out[s].push_back(ledger::decode_replica(p.substr(eol + 1, size)));
+      pos = eol + 1 + size;
+    }
+    REQUIRE(static_cast<int>(out[s].size()) == scenarios[s].replicas);
+  }
   return out;
 }
 

@@ -1,4 +1,4 @@
-// Test support: run scenarios given as JSON text, each replica in its own forked process.
+// Test support: run scenarios given as JSON text through the production path (tools/dcsim/runner.hpp).
 #pragma once
 
 #include "models/ledger/replica_result.hpp"
@@ -17,10 +17,12 @@ Scenario scenario_from_file(const std::string& relative_path, const std::vector<
 /// Reads a file under the source tree (e.g. "scenarios/default.json").
 std::string source_file(const std::string& relative_path);
 
-/// Runs replicas 0..replicas-1 of `scenario`: each child builds its own World and runs one replica.
+/// Runs replicas 0..replicas-1 of `scenario` the way `dcsim run` does (tools::run_replica_results): the
+/// World built once (in a child of the test process), one forked child per replica.
 std::vector<ledger::ReplicaResult> simulate(const Scenario& scenario, int parallel = 2);
 
-/// Runs several scenarios (e.g. the points of a sweep), every replica of each in its own child.
+/// Runs several scenarios (e.g. the points of a sweep), each as simulate() does; `parallel` processes
+/// share the scenarios and their replicas as `dcsim sweep` shares its points.
 std::vector<std::vector<ledger::ReplicaResult>> simulate_all(const std::vector<Scenario>& scenarios,
                                                              int parallel = 2);
 

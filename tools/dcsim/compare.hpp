@@ -5,7 +5,7 @@
 //
 // The test: Welch's two-sided t-test (sim/welch_test.hpp) on the metric's per-replica values in the two
 // replicas.csv files, with Holm–Bonferroni-adjusted p-values over the family of metrics that have a
-// direction (models/ledger/metric_direction.hpp), at α = 0.05. The adjustment keeps the chance that a
+// direction (models/ledger/metric_table.hpp), at α = 0.05. The adjustment keeps the chance that a
 // re-run of the same model with other seeds fails anywhere at ≤ 5%, however many metrics there are.
 //
 // A metric is a REGRESSION when all three hold: it has a direction and moved the worse way; it moved
@@ -15,7 +15,7 @@
 // side: no test, never a regression. Exit code: 1 when any regression, else 0; 2 on unreadable input.
 #pragma once
 
-#include "models/ledger/metric_direction.hpp"
+#include "models/ledger/metric_table.hpp"
 
 #include <cstddef>
 #include <filesystem>

@@ -1,5 +1,6 @@
 #include "tools/dcsim/describe.hpp"
 
+#include "models/ledger/metric_table.hpp"
 #include "models/scenario.hpp"
 
 #include <fmt/format.h>
@@ -13,7 +14,8 @@ bool describe_keys(const std::string& area, std::string& out) {
   for (const sim::KeyTable* t : scenario_key_tables())
     if (std::find(areas.begin(), areas.end(), t->area) == areas.end()) areas.push_back(t->area);
   if (!area.empty() && std::find(areas.begin(), areas.end(), area) == areas.end()) {
-    out = fmt::format("dcsim describe: unknown area \"{}\"; areas: {}\n", area, fmt::join(areas, ", "));
+    out = fmt::format("dcsim describe: unknown area \"{}\"; areas: {}, {} (the output metrics)\n", area,
+                      fmt::join(areas, ", "), METRICS_AREA);
     return false;
   }
   for (const sim::KeyTable* t : scenario_key_tables()) {
@@ -33,6 +35,34 @@ bool describe_keys(const std::string& area, std::string& out) {
     out += "\n";
   }
   return true;
+}
+
+std::string describe_metrics() {
+  std::string out = "metrics of summary.csv and replicas.csv (docs/metrics.md)\n";
+  out += fmt::format("  {:<30} {:<10} {:<12} {:<7} {}\n", "metric", "unit", "scope", "better", "meaning");
+  for (const auto& d : ledger::metric_table())
+    out += fmt::format("  {:<30} {:<10} {:<12} {:<7} {}\n", d.name, d.unit, ledger::scope_name(d.scope),
+                       ledger::better_name(d.better), d.meaning);
+  return out;
+}
+
+std::string metrics_markdown() {
+  std::string out =
+      "# Metrics\n\n"
+      "<!-- Generated from the metric table by `dcsim describe metrics --markdown`; do not edit: run "
+      "tools/update-docs. -->\n\n"
+      "Every metric of `summary.csv` and `replicas.csv`, generated from the metric table that the outputs and\n"
+      "`dcsim compare` use (`models/ledger/metric_table.cpp`); `replica_result.hpp` gives the equations.\n"
+      "Rows are in `replicas.csv` column order. *Scope* says which rows carry the metric: a training job's,\n"
+      "the `cluster` row, an inference service's, or a job's and the cluster's (`job+cluster`). *Better* is\n"
+      "the direction `dcsim compare` checks: `none` marks inputs and policy figures, compared but never a\n"
+      "regression. A metric is empty (NaN) in a row where it is undefined.\n\n"
+      "| metric | unit | scope | better | meaning |\n|---|---|---|---|---|\n";
+  for (const auto& d : ledger::metric_table())
+    out += fmt::format("| `{}` | {} | {} | {} | {}{} |\n", d.name, d.unit, ledger::scope_name(d.scope),
+                       ledger::better_name(d.better), d.meaning,
+                       d.family.empty() ? std::string() : fmt::format(" (family `{}`)", d.family));
+  return out;
 }
 
 } // namespace dcsim::tools

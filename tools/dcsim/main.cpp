@@ -114,12 +114,14 @@ int main(int argc, char** argv) {
   topology_cmd->add_option("--set", topology.overrides, "override a scenario key: key.path=value (repeatable)");
 
   std::string area;
-  auto* describe_cmd = app.add_subcommand("describe", "list every scenario key: type, unit, default, meaning");
+  auto* describe_cmd = app.add_subcommand(
+      "describe", "list every scenario key: type, unit, default, meaning (or every output metric: describe metrics)");
   describe_cmd->add_option("area", area,
-                           "only this area (scenario, hardware, cluster, fabric, failures, operations, jobs, output, sweep)");
+                           "only this area (scenario, hardware, cluster, fabric, failures, operations, jobs, output, sweep), or "
+                           "metrics: every output metric with its unit, scope, better direction and meaning");
   bool describe_markdown = false;
   describe_cmd->add_flag("--markdown", describe_markdown,
-                         "print the whole reference as Markdown (docs/scenario-reference.md)");
+                         "print the whole reference as Markdown (docs/scenario-reference.md; with metrics: docs/metrics.md)");
 
   auto* schema_cmd = app.add_subcommand("schema", "print a JSON Schema (draft 2020-12) of the scenario format");
 
@@ -149,9 +151,13 @@ int main(int argc, char** argv) {
     std::cout << dcsim::tools::scenario_json_schema().dump(2) << "\n";
     return 0;
   }
+  if (*describe_cmd && area == dcsim::tools::METRICS_AREA) {
+    std::cout << (describe_markdown ? dcsim::tools::metrics_markdown() : dcsim::tools::describe_metrics());
+    return 0;
+  }
   if (*describe_cmd && describe_markdown) {
     if (!area.empty()) {
-      std::cerr << "dcsim describe: --markdown prints every area; give no AREA\n";
+      std::cerr << "dcsim describe: --markdown prints every area; give no AREA (or the area metrics)\n";
       return 2;
     }
     std::cout << dcsim::tools::scenario_reference_markdown();

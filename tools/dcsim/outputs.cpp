@@ -1,7 +1,8 @@
 #include "tools/dcsim/outputs.hpp"
 
+#include "models/ledger/metric_table.hpp"
+
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -10,35 +11,17 @@
 
 namespace dcsim::tools {
 
-using Json = nlohmann::json;
 using sim::CsvSchema;
 using sim::CsvTable;
 
 namespace {
 
+// The metric columns of replicas.csv: the metric table's names, in its order.
 std::vector<std::string> metric_columns() {
   std::vector<std::string> names;
-  for (const auto& [name, value] : ledger::job_metrics(ledger::JobOutcome{}, 1.0))
-    names.push_back(name);
-  for (const auto& [name, value] : ledger::service_metrics(ledger::ServiceOutcome{}, 1))
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-  ledger::ReplicaResult dummy;
-  for (const auto& [name, value] : ledger::cluster_metrics(dummy))
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  for (const auto& def : ledger::metric_table())
+    names.push_back(def.name);
   return names;
-}
-
-Json encode_double(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
-double decode_double(const Json& j) {
-  if (!j.is_string()) return j.get<double>();
-  const auto s = j.get<std::string>();
-  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-  return s == "inf" ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
 }
 
 } // namespace
@@ -90,6 +73,10 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
       events(events_schema()), series(timeseries_schema()), racks(racks_schema());
 
   auto metric_row = [&](const std::string& entity, const ledger::Metrics& metrics) {
+    for (const auto& [name, value] : metrics)
+      if (!ledger::find_metric(name))
+        throw std::logic_error(fmt::format("metric {} of {} is not declared in models/ledger/metric_table.cpp",
+                                           name, entity));
     std::vector<sim::CsvValue> row{rep, entity};
     for (std::size_t c = 2; c < replicas_schema().columns.size(); ++c) {
       const auto& col = replicas_schema().columns[c];
@@ -147,52 +134,18 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
   return {replicas.body(), ledger_rows.body(), causes.body(), events.body(), series.body(), racks.body()};
 }
 
-std::string encode_replica(const Scenario& scenario, const ledger::ReplicaResult& result) {
-  const ReplicaRows rows = format_replica_rows(scenario, result);
-  Json metrics = Json::array();
-  auto add = [&metrics](const std::string& entity, const ledger::Metrics& m) {
-    Json list = Json::array();
-    for (const auto& [name, value] : m)
-      list.push_back(Json::array({name, encode_double(value)}));
-    metrics.push_back(Json::array({entity, list}));
-  };
+ReplicaOutputs replica_outputs(const Scenario& scenario, const ledger::ReplicaResult& result) {
+  ReplicaOutputs out;
+  out.rows = format_replica_rows(scenario, result);
   for (const auto& job : result.jobs)
-    add(job.name, ledger::job_metrics(job, result.peak_flops_per_gpu));
+    out.metrics.emplace_back(job.name, ledger::job_metrics(job, result.peak_flops_per_gpu));
   for (const auto& sv : result.services)
-    add(sv.name, ledger::service_metrics(sv, result.duration));
-  add("cluster", ledger::cluster_metrics(result));
-  // Sections framed by their byte length: CSV text travels as is (no JSON escaping of megabytes).
-  std::string out;
-  for (const std::string* section : {&rows.replicas, &rows.ledger, &rows.causes, &rows.events, &rows.timeseries, &rows.racks}) {
-    out += fmt::format("{}\n", section->size());
-    out += *section;
-  }
-  out += metrics.dump();
+    out.metrics.emplace_back(sv.name, ledger::service_metrics(sv, result.duration));
+  out.metrics.emplace_back("cluster", ledger::cluster_metrics(result));
   return out;
 }
 
-DecodedReplica decode_replica(const std::string& payload) {
-  DecodedReplica d;
-  std::size_t pos = 0;
-  for (std::string* section : {&d.rows.replicas, &d.rows.ledger, &d.rows.causes, &d.rows.events, &d.rows.timeseries,
-                               &d.rows.racks}) {
-    const std::size_t eol = payload.find('\n', pos);
-    if (eol == std::string::npos) throw std::runtime_error("truncated replica payload");
-    const std::size_t size = std::stoull(payload.substr(pos, eol - pos));
-    *section = payload.substr(eol + 1, size);
-    pos = eol + 1 + size;
-  }
-  const Json metrics = Json::parse(payload.substr(pos));
-  for (const auto& entity : metrics) {
-    ledger::Metrics m;
-    for (const auto& pair : entity.at(1))
-      m.emplace_back(pair.at(0).get<std::string>(), decode_double(pair.at(1)));
-    d.metrics.emplace_back(entity.at(0).get<std::string>(), std::move(m));
-  }
-  return d;
-}
-
-RunSummary summarize_replicas(const std::vector<DecodedReplica>& replicas) {
+RunSummary summarize_replicas(const std::vector<ReplicaOutputs>& replicas) {
   RunSummary out;
   if (replicas.empty()) return out;
   for (std::size_t e = 0; e < replicas.front().metrics.size(); ++e) {
@@ -210,7 +163,7 @@ RunSummary summarize_replicas(const std::vector<DecodedReplica>& replicas) {
 }
 
 void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
-                   const std::vector<DecodedReplica>& replicas, const RunSummary& summary) {
+                   const std::vector<ReplicaOutputs>& replicas, const RunSummary& summary) {
   std::filesystem::create_directories(dir);
   CsvTable sum(summary_schema());
   for (const auto& [entity, metrics] : summary.entities)
@@ -231,11 +184,6 @@ void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
 }
 
 std::string summary_table(const Scenario& scenario, const RunSummary& summary, int gpus) {
-  static const std::vector<std::string> shown = {
-      "goodput_frac", "mfu_frac", "effective_mfu_frac", "interruptions", "interruptions_planned", "job_mttf_h",
-      "checkpoint_interval_s", "ledger_productive_gpu_h", "ledger_rework_gpu_h", "ledger_checkpoint_gpu_h",
-      "ledger_detection_gpu_h", "ledger_restart_gpu_h", "ledger_waiting_gpu_h", "ledger_repair_gpu_h",
-      "failures", "queue_h", "completion_h", "preemptions", "served_frac", "served_tokens_per_s", "moves"};
   std::string out = fmt::format("scenario {}: {} GPUs, {} h, {} replicas (mean and 95% confidence interval)\n",
                                 scenario.name, gpus, scenario.duration_h, scenario.replicas);
   out += fmt::format("{:<14} {:<26} {:>14} {:>31}\n", "job", "metric", "mean", "95% CI");
@@ -248,7 +196,7 @@ std::string summary_table(const Scenario& scenario, const RunSummary& summary, i
   };
   for (const auto& [entity, metrics] : summary.entities)
     for (const auto& [name, s] : metrics) {
-      if (std::find(shown.begin(), shown.end(), name) == shown.end()) continue;
+      if (const ledger::MetricDef* def = ledger::find_metric(name); !def || !def->on_terminal) continue;
       const std::string ci =
           std::isnan(s.ci95_low) ? "-" : fmt::format("[{}, {}]", fmt_value(s.ci95_low), fmt_value(s.ci95_high));
       out += fmt::format("{:<14} {:<26} {:>14} {:>31}\n", entity, name, fmt_value(s.mean), ci);

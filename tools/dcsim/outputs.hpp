@@ -32,32 +32,28 @@ const sim::CsvSchema& events_schema();
 const sim::CsvSchema& timeseries_schema();
 const sim::CsvSchema& racks_schema();
 
-/// Per-replica rows of the per-replica files, formatted in the child that ran the replica.
+/// Per-replica rows of the per-replica files.
 struct ReplicaRows {
   std::string replicas, ledger, causes, events, timeseries, racks;
 };
 ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& result);
 
-/// Metrics of every replica: entity ("cluster" or a job) -> metric -> values by replica.
-using MetricSeries = std::map<std::string, std::vector<std::pair<std::string, std::vector<double>>>>;
-
-/// What a child sends back: its rows and its metrics.
-std::string encode_replica(const Scenario& scenario, const ledger::ReplicaResult& result);
-struct DecodedReplica {
+/// What the outputs need of one replica: its rows of the per-replica files and its metrics.
+struct ReplicaOutputs {
   ReplicaRows rows;
   std::vector<std::pair<std::string, ledger::Metrics>> metrics; ///< per entity, in output order
 };
-DecodedReplica decode_replica(const std::string& payload);
+ReplicaOutputs replica_outputs(const Scenario& scenario, const ledger::ReplicaResult& result);
 
 struct RunSummary {
   /// entity -> (metric, summary) in output order; entities in output order.
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, sim::Summary>>>> entities;
 };
-RunSummary summarize_replicas(const std::vector<DecodedReplica>& replicas);
+RunSummary summarize_replicas(const std::vector<ReplicaOutputs>& replicas);
 
 /// Writes every output file into `dir` (created if needed).
 void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
-                   const std::vector<DecodedReplica>& replicas, const RunSummary& summary);
+                   const std::vector<ReplicaOutputs>& replicas, const RunSummary& summary);
 
 /// The human-readable summary table printed by `dcsim run`.
 std::string summary_table(const Scenario& scenario, const RunSummary& summary, int gpus);

@@ -21,13 +21,25 @@ int default_parallelism() {
   return n == 0 ? 1 : static_cast<int>(n);
 }
 
-std::vector<DecodedReplica> run_replicas(World& world, int parallel, bool quiet,
+std::vector<ReplicaOutputs> run_replicas(World& world, int parallel, bool quiet,
                                          const std::function<void(double)>& publish) {
   return run_replica_range(world, 0, world.scenario().replicas, parallel, quiet, publish);
 }
 
-std::vector<DecodedReplica> run_replica_range(World& world, int first, int count, int parallel, bool quiet,
+std::vector<ReplicaOutputs> run_replica_range(World& world, int first, int count, int parallel, bool quiet,
                                               const std::function<void(double)>& publish) {
+  auto results = run_replica_results(world, first, count, parallel, quiet, publish);
+  std::vector<ReplicaOutputs> out;
+  out.reserve(results.size());
+  for (auto& r : results) {
+    out.push_back(replica_outputs(world.scenario(), r));
+    r = ledger::ReplicaResult{}; // its events and samples are in the rows now
+  }
+  return out;
+}
+
+std::vector<ledger::ReplicaResult> run_replica_results(World& world, int first, int count, int parallel, bool quiet,
+                                                       const std::function<void(double)>& publish) {
   const Scenario& s = world.scenario();
   const auto started = std::chrono::steady_clock::now();
   const bool tty = ::isatty(STDERR_FILENO) != 0;
@@ -60,17 +72,19 @@ std::vector<DecodedReplica> run_replica_range(World& world, int first, int count
               << std::flush;
     printed = true;
   };
-  const auto payloads = pool.map(
+  auto payloads = pool.map(
       count,
       [&](int replica, const std::function<void(double)>& progress) {
-        return encode_replica(s, world.run_replica(first + replica, progress));
+        return ledger::encode_replica(world.run_replica(first + replica, progress));
       },
       report);
   if (printed && tty) std::cerr << "\n";
-  std::vector<DecodedReplica> out;
+  std::vector<ledger::ReplicaResult> out;
   out.reserve(payloads.size());
-  for (const auto& p : payloads)
-    out.push_back(decode_replica(p));
+  for (auto& p : payloads) {
+    out.push_back(ledger::decode_replica(p));
+    std::string().swap(p);
+  }
   return out;
 }
 
@@ -132,7 +146,7 @@ int run_command(const RunOptions& options) {
     const int parallel = options.parallel > 0 ? options.parallel : default_parallelism();
     Scenario ran = scenario;
     sim::Json document = loaded.document;
-    std::vector<DecodedReplica> replicas;
+    std::vector<ReplicaOutputs> replicas;
     bool met = true;
     if (options.ci_target > 0) {
       AdaptiveResult adaptive = run_until_ci(world, options.ci_target, options.max_replicas, parallel, options.quiet);

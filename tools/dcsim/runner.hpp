@@ -16,13 +16,22 @@ struct RunProgress {
   bool quiet = true;
 };
 
-/// Runs every replica of the World's scenario, `parallel` at a time; results in replica order.
+/// Runs replicas first .. first + count - 1 of the World's scenario, each in a child forked from this
+/// process (which built the World once), `parallel` at a time; results in replica order. The child sends
+/// its result back with ledger::encode_replica, the one serialiser between a replica's child and its parent.
+/// `dcsim run`, `dcsim sweep` and the test harness (tests/support/simulate.cpp) all run replicas this way.
+/// Unless quiet, reports progress on stderr once the run has lasted a second. With `publish`, the
+/// fraction of the run done is handed to it instead and nothing is printed.
+std::vector<ledger::ReplicaResult> run_replica_results(World& world, int first, int count, int parallel,
+                                                       bool quiet, const std::function<void(double)>& publish = {});
+
+/// Runs every replica of the World's scenario, `parallel` at a time; outputs in replica order.
 /// Unless quiet, reports progress on stderr once the run has lasted a second. With `publish`, the
 /// fraction of the run done is handed to it instead (e.g. by a sweep point) and nothing is printed.
-std::vector<DecodedReplica> run_replicas(World& world, int parallel, bool quiet,
+std::vector<ReplicaOutputs> run_replicas(World& world, int parallel, bool quiet,
                                          const std::function<void(double)>& publish = {});
 /// Runs replicas first .. first + count - 1 (same seeds as in a run of first + count replicas).
-std::vector<DecodedReplica> run_replica_range(World& world, int first, int count, int parallel, bool quiet,
+std::vector<ReplicaOutputs> run_replica_range(World& world, int first, int count, int parallel, bool quiet,
                                               const std::function<void(double)>& publish = {});
 
 /// Adaptive replication (`--ci-target`): after the scenario's replicas, batches of max(2, n / 2) more
@@ -30,7 +39,7 @@ std::vector<DecodedReplica> run_replica_range(World& world, int first, int count
 /// goodput_frac is <= target, or max_replicas have run. The batch sizes depend only on the results, so
 /// the outputs do not depend on the parallelism. Returns every replica's result, in replica order.
 struct AdaptiveResult {
-  std::vector<DecodedReplica> replicas;
+  std::vector<ReplicaOutputs> replicas;
   double worst_half_width = 0; ///< over the jobs' goodput_frac
   bool met = false;
 };

@@ -1,5 +1,8 @@
-// docs/scenario-reference.md and `dcsim schema` come from the key tables; the file must be current.
+// docs/scenario-reference.md and `dcsim schema` come from the key tables, docs/metrics.md from the
+// metric table; the files must be current.
+#include "models/ledger/metric_table.hpp"
 #include "tests/support/simulate.hpp"
+#include "tools/dcsim/describe.hpp"
 #include "tools/dcsim/schema.hpp"
 
 #include <catch2/catch.hpp>
@@ -13,6 +16,18 @@ TEST_CASE("docs/scenario-reference.md is generated from the key tables and curre
   const std::string actual = test::source_file("docs/scenario-reference.md");
   INFO("docs/scenario-reference.md is stale: run tools/update-docs and commit the result");
   CHECK(actual == expected);
+}
+
+TEST_CASE("docs/metrics.md is generated from the metric table and current", "[tools][docs]") {
+  const std::string expected = tools::metrics_markdown();
+  const std::string actual = test::source_file("docs/metrics.md");
+  INFO("docs/metrics.md is stale: run tools/update-docs and commit the result");
+  CHECK(actual == expected);
+  for (const auto& def : ledger::metric_table()) { // one row per metric, in the listing too
+    INFO(def.name);
+    CHECK(expected.find("| `" + def.name + "` |") != std::string::npos);
+    CHECK(tools::describe_metrics().find("  " + def.name + " ") != std::string::npos);
+  }
 }
 
 TEST_CASE("the JSON Schema closes every object and requires what the decoder requires", "[tools][docs]") {

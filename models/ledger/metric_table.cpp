@@ -1,0 +1,205 @@
+#include "models/ledger/metric_table.hpp"
+
+#include "models/workload/training_job.hpp"
+
+#include <unordered_map>
+
+namespace dcsim::ledger {
+
+namespace {
+
+using S = MetricScope;
+using B = Better;
+
+constexpr const char* JOB_STATE_FAMILY = "ledger_<job state>_gpu_h";
+constexpr const char* SERVICE_STATE_FAMILY = "ledger_<service state>_gpu_h";
+constexpr const char* CLUSTER_STATE_FAMILY = "ledger_<cluster-only state>_gpu_h";
+
+struct StateDef {
+  const char* state;
+  Better better;
+  const char* meaning;
+  bool on_terminal = false;
+};
+
+// One entry per job ledger state (DESIGN §4); the switch has no default so that -Wswitch names a new
+// state here. Productive time is the gain; every other state is a loss.
+StateDef job_state(workload::JobTime state) {
+  using workload::JobTime;
+  switch (state) {
+  case JobTime::PRODUCTIVE:
+    return {"productive", B::HIGHER, "GPU-hours of steps whose progress was kept", true};
+  case JobTime::CHECKPOINT:
+    return {"checkpoint", B::LOWER, "GPU-hours spent in blocking checkpoint writes", true};
+  case JobTime::REWORK:
+    return {"rework", B::LOWER, "GPU-hours of steps later lost to a failure (since the last completed checkpoint)", true};
+  case JobTime::DETECTION:
+    return {"detection", B::LOWER, "GPU-hours between a failure and its detection", true};
+  case JobTime::RESTART:
+    return {"restart", B::LOWER, "GPU-hours of restarts: rescheduling, initialisation, checkpoint load", true};
+  case JobTime::WAITING:
+    return {"waiting", B::LOWER, "GPU-hours a job held while it lacked healthy capacity to restart", true};
+  case JobTime::DEGRADED:
+    return {"degraded", B::LOWER,
+            "GPU-hours of extra step time over the healthy step (stragglers, throttling, power caps, lost "
+            "fabric bandwidth)"};
+  case JobTime::MAINTENANCE:
+    return {"maintenance", B::LOWER, "GPU-hours of planned stops and holds (drains, grid events)"};
+  case JobTime::COUNT:
+    break;
+  }
+  return {"?", B::NONE, "?"};
+}
+
+// An inference service's ledger states (replica_result.hpp: service_ledger_states()).
+constexpr StateDef SERVICE_STATES[] = {
+    {"serving", B::NONE, "GPU-hours an inference service's GPUs were serving"},
+    {"moving", B::LOWER, "GPU-hours an inference service held GPUs being moved in (not serving yet)"},
+    {"down", B::LOWER, "GPU-hours an inference service held failed GPUs"},
+};
+
+// Cluster-only GPU-time categories (replica_result.hpp: CLUSTER_ONLY_STATES).
+constexpr StateDef CLUSTER_STATES[] = {
+    {"inference", B::NONE, "GPU-hours held by inference services (their serving, moving and down GPU-hours)"},
+    {"idle", B::NONE, "GPU-hours of healthy GPUs that no job or service held"},
+    {"repair", B::LOWER, "GPU-hours of unallocated GPUs down in repair or drained", true},
+    {"spare", B::NONE, "GPU-hours of healthy GPUs held back as spares (in a job's domain or in the spare pool)"},
+};
+
+void add_states(std::vector<MetricDef>& t, const StateDef* begin, const StateDef* end, MetricScope scope,
+                const char* family) {
+  for (const StateDef* s = begin; s != end; ++s)
+    t.push_back({"ledger_" + std::string(s->state) + "_gpu_h", "GPU-h", scope, s->better, s->meaning, family,
+                 s->on_terminal});
+}
+
+std::vector<MetricDef> build_table() {
+  std::vector<MetricDef> t = {
+      // Training jobs (and, where it makes sense, the cluster): replica_result.hpp gives the equations.
+      {"goodput_frac", "fraction", S::JOB_AND_CLUSTER, B::HIGHER,
+       "Productive GPU-time over the GPU-time held (job; = ETTR), or over all GPUs x duration (cluster)", {}, true},
+      {"mfu_frac", "fraction", S::JOB, B::HIGHER,
+       "Model FLOPs per step over (healthy step time x GPUs x peak FLOP/s at the job's precision)", {}, true},
+      {"effective_mfu_frac", "fraction", S::JOB_AND_CLUSTER, B::HIGHER,
+       "Retained model FLOPs over the peak FLOPs of the wall time (= mfu_frac x goodput_frac for a job)", {}, true},
+      {"step_time_s", "s", S::JOB, B::LOWER, "Healthy step time of the job at full size", {}},
+      {"tokens_per_s", "tokens/s", S::JOB, B::HIGHER, "Tokens per step over the healthy step time while training",
+       {}},
+      {"effective_tokens_per_s", "tokens/s", S::JOB, B::HIGHER,
+       "Retained tokens over wall time (= tokens_per_s x goodput_frac)", {}},
+      {"interruptions", "count", S::JOB, B::LOWER, "Unplanned interruptions of the job by failures", {}, true},
+      {"interruptions_planned", "count", S::JOB, B::NONE,
+       "Planned stops of the job (maintenance, drains, grid events), taken at a checkpoint", {}, true},
+      {"job_mttf_h", "h", S::JOB, B::HIGHER,
+       "Wall time over unplanned interruptions (undefined without interruptions)", {}, true},
+      {"expected_job_mtbf_h", "h", S::JOB, B::NONE,
+       "Expected time between failures of the job's initial GPUs from the failure rates (what \"auto\" "
+       "checkpointing uses)",
+       {}},
+      {"checkpoint_interval_s", "s", S::JOB, B::NONE,
+       "Compute between checkpoints as run (given, or Daly's optimum, rounded to whole steps)", {}, true},
+      {"checkpoints", "count", S::JOB, B::NONE, "Completed checkpoint writes", {}},
+      {"queue_h", "h", S::JOB, B::LOWER, "Time the job was queued without GPUs", {}, true},
+      {"completion_h", "h", S::JOB, B::LOWER,
+       "When a job with work_h finished, from the start of the run (undefined when not done)", {}, true},
+  };
+  for (int s = 0; s < workload::JOB_TIME_STATES; ++s) {
+    const StateDef d = job_state(static_cast<workload::JobTime>(s));
+    add_states(t, &d, &d + 1, S::JOB_AND_CLUSTER, JOB_STATE_FAMILY);
+  }
+  const std::vector<MetricDef> energy = {
+      {"energy_kwh", "kWh", S::JOB, B::NONE,
+       "Energy of the GPUs the job held, with their share of rack base power (more work costs more: per "
+       "token or per useful GPU-hour decides)",
+       {}},
+      {"energy_per_token_j", "J/token", S::JOB_AND_CLUSTER, B::LOWER,
+       "Energy over retained tokens (cluster: facility IT energy over the tokens of jobs that declare them)", {}},
+      {"energy_per_useful_gpu_h_kwh", "kWh/GPU-h", S::JOB_AND_CLUSTER, B::LOWER,
+       "Energy over productive GPU-hours", {}},
+      // Inference services (models/workload/inference_service.hpp).
+      {"served_frac", "fraction", S::SERVICE, B::HIGHER, "Served tokens over demanded tokens", {}, true},
+      {"demand_tokens_per_s", "tokens/s", S::SERVICE, B::NONE, "Demanded tokens over the run's duration", {}},
+      {"served_tokens_per_s", "tokens/s", S::SERVICE, B::HIGHER, "Served tokens over the run's duration", {}, true},
+      {"moves", "count", S::SERVICE, B::NONE, "Times the service took NVLink domains (SUNK moves)", {}, true},
+  };
+  t.insert(t.end(), energy.begin(), energy.end());
+  add_states(t, std::begin(SERVICE_STATES), std::end(SERVICE_STATES), S::SERVICE, SERVICE_STATE_FAMILY);
+  const std::vector<MetricDef> cluster = {
+      {"failures", "count", S::CLUSTER, B::LOWER, "Failures of every mode (hardware, fabric, cooling)", {}, true},
+      {"preemptions", "count", S::CLUSTER, B::LOWER, "Training jobs preempted by the scheduler", {}, true},
+  };
+  t.insert(t.end(), cluster.begin(), cluster.end());
+  add_states(t, std::begin(CLUSTER_STATES), std::end(CLUSTER_STATES), S::CLUSTER, CLUSTER_STATE_FAMILY);
+  const std::vector<MetricDef> facility = {
+      // Energy, cooling and power (computed from what models/facility.cpp's finish() records).
+      {"energy_mwh", "MWh", S::CLUSTER, B::NONE, "Facility IT energy over the run", {}},
+      {"mean_power_kw", "kW", S::CLUSTER, B::NONE, "Facility IT energy over the run's duration", {}},
+      {"peak_power_kw", "kW", S::CLUSTER, B::LOWER, "Highest facility IT power", {}},
+      {"cooling_isolated_gpu_h", "GPU-h", S::CLUSTER, B::LOWER,
+       "GPU-hours on racks the cooling system had off: isolated by leaks or coolant work, or shut down "
+       "(undefined without cooling)",
+       {}},
+      {"throttled_gpu_h", "GPU-h", S::CLUSTER, B::LOWER,
+       "GPU-hours of training GPUs on thermally throttled racks (undefined without cooling)", {}},
+      {"power_capped_gpu_h", "GPU-h", S::CLUSTER, B::LOWER,
+       "Training GPU-hours under a power cap (undefined without a power budget or grid events)", {}},
+  };
+  t.insert(t.end(), facility.begin(), facility.end());
+  return t;
+}
+
+} // namespace
+
+const std::vector<MetricDef>& metric_table() {
+  static const std::vector<MetricDef> table = build_table();
+  return table;
+}
+
+const MetricDef* find_metric(std::string_view name) {
+  static const std::unordered_map<std::string_view, const MetricDef*> index = [] {
+    std::unordered_map<std::string_view, const MetricDef*> m;
+    for (const auto& d : metric_table())
+      m.emplace(d.name, &d);
+    return m;
+  }();
+  const auto it = index.find(name);
+  return it == index.end() ? nullptr : it->second;
+}
+
+std::optional<Better> metric_direction(std::string_view metric) {
+  if (const MetricDef* d = find_metric(metric)) return d->better;
+  return std::nullopt;
+}
+
+std::string_view better_name(Better better) {
+  switch (better) {
+  case Better::HIGHER:
+    return "higher";
+  case Better::LOWER:
+    return "lower";
+  case Better::NONE:
+    return "none";
+  }
+  return "?";
+}
+
+std::string_view scope_name(MetricScope scope) {
+  switch (scope) {
+  case MetricScope::JOB:
+    return "job";
+  case MetricScope::CLUSTER:
+    return "cluster";
+  case MetricScope::SERVICE:
+    return "service";
+  case MetricScope::JOB_AND_CLUSTER:
+    return "job+cluster";
+  }
+  return "?";
+}
+
+bool scope_covers(MetricScope scope, MetricScope row) {
+  if (scope == row) return true;
+  return scope == MetricScope::JOB_AND_CLUSTER && (row == MetricScope::JOB || row == MetricScope::CLUSTER);
+}
+
+} // namespace dcsim::ledger
