@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -219,33 +220,68 @@ TEST_CASE("compare: exit 1 on a significantly worse goodput, 0 on a re-run with 
             .exit_code == 2);
 }
 
-TEST_CASE("golden outputs: a fresh run of each reference case is no worse (dcsim compare)",
-          "[scenario][workflow][golden]") {
-  // tests/golden/cases.txt: NAME SCENARIO ARGS...; regenerate with tools/update-golden.
-  const fs::path dir = test::fresh_test_dir("golden");
+namespace {
+
+struct GoldenCase {
+  std::string name, scenario, args;
+};
+
+/// tests/golden/cases.txt: NAME SCENARIO ARGS... per line, # comments.
+std::vector<GoldenCase> golden_cases() {
+  std::vector<GoldenCase> out;
   std::istringstream cases(read_text(source("tests/golden/cases.txt")));
   std::string line;
-  int checked = 0;
   while (std::getline(cases, line)) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream words(line);
-    std::string name, scenario, args, word;
-    words >> name >> scenario;
+    GoldenCase c;
+    std::string word;
+    words >> c.name >> c.scenario;
     while (words >> word)
-      args += " " + word;
-    INFO(name);
-    const fs::path golden = source("tests/golden/" + name);
-    REQUIRE(fs::exists(golden / "summary.csv"));
-    REQUIRE(fs::exists(golden / "replicas.csv"));
+      c.args += " " + word;
+    out.push_back(c);
+  }
+  return out;
+}
+
+/// "" when the two texts are equal, else where they first differ (line number and both lines).
+std::string first_difference(const std::string& golden, const std::string& fresh) {
+  if (golden == fresh) return "";
+  std::istringstream a(golden), b(fresh);
+  std::string la, lb;
+  for (int line = 1;; ++line) {
+    const bool more_a = static_cast<bool>(std::getline(a, la));
+    const bool more_b = static_cast<bool>(std::getline(b, lb));
+    if (!more_a && !more_b) return "the files differ in their line endings";
+    if (la != lb || more_a != more_b)
+      return fmt::format("first difference at line {}:\n  golden: {}\n  fresh:  {}", line,
+                         more_a ? la : "(end of file)", more_b ? lb : "(end of file)");
+  }
+}
+
+} // namespace
+
+TEST_CASE("golden outputs: a fresh run of each reference case is byte-identical to tests/golden",
+          "[scenario][workflow][golden]") {
+  // Outputs are byte-deterministic (same seed, any -j: determinism_test), so a golden is compared exactly:
+  // any change to any number of summary.csv, replicas.csv or scenario.json fails here, and is accepted
+  // only by regenerating with tools/update-golden and committing the reviewed diff of tests/golden.
+  const fs::path dir = test::fresh_test_dir("golden");
+  int checked = 0;
+  for (const auto& c : golden_cases()) {
+    INFO(c.name);
+    const fs::path golden = source("tests/golden/" + c.name);
     const auto run =
         run_shell(fmt::format("{} run {} -q -j 2 --out {}{} 2>&1", dcsim_binary(),
-                              shell_quote(source(scenario)), shell_quote((dir / name).string()), args));
-    INFO(run.output);
-    REQUIRE(run.exit_code == 0);
-    const auto cmp = run_shell(fmt::format("{} compare {} {}", dcsim_binary(), shell_quote(golden.string()),
-                                           shell_quote((dir / name).string())));
-    INFO(cmp.output);
-    CHECK(cmp.exit_code == 0);
+                              shell_quote(source(c.scenario)), shell_quote((dir / c.name).string()), c.args));
+    if (run.exit_code != 0) FAIL("dcsim run exited with " << run.exit_code << ":\n" << run.output);
+    for (const char* file : {"summary.csv", "replicas.csv", "scenario.json"}) {
+      INFO(file);
+      REQUIRE(fs::exists(golden / file));
+      const std::string difference = first_difference(read_text(golden / file), read_text(dir / c.name / file));
+      INFO(difference << "\n(an intended change: tools/update-golden, then review and commit git diff tests/golden)");
+      CHECK(difference.empty());
+    }
     ++checked;
   }
   CHECK(checked >= 2);
