@@ -6,7 +6,6 @@
 // 162,720 W and its branch flow 1.5 L/min per kW = 244.08 L/min of 25% propylene glycol
 // (ṁ·c_p = 1011.6 x 244.08 / 60,000 x 3970 = 16,337.6 W/K: a 9.960 K rise at design power). One measured
 // job, 1 s steps, checkpoints every 1,000 s of compute written in 10 s, restarts of 100 s.
-#include "models/cooling/coolant.hpp"
 #include "models/cooling/rack_thermal.hpp"
 #include "models/workload/comm_model.hpp"
 #include "models/workload/step_model.hpp"
@@ -21,6 +20,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -79,6 +79,38 @@ double metric(const ledger::ReplicaResult& r, const std::string& entity, const s
   return 0;
 }
 
+// Properties of propylene glycol-water solutions by volume fraction, ASHRAE Handbook—Fundamentals,
+// ch. 31 ("Physical properties of secondary coolants"), as digitised in SecCool (Å. Melinder's IIR data
+// collection) and shipped with CoolProp (dev/incompressible_liquids/CPIncomp/data/SecCool/xVolume/
+// "ASHRAE, Propylene Glycol_Cp.txt" and "_Rho.txt"): a transcription independent of the chiller-manual
+// table that models/cooling/coolant.hpp uses, and with the temperature dependence it leaves out.
+struct PgRow {
+  double temp_c, cp20, cp30, rho20, rho30; // c_p J/(kg·K) and ρ kg/m³ at 20% and 30% by volume
+};
+constexpr PgRow ASHRAE_PG[] = {
+    {30, 3994, 3875, 1014.84, 1023.64}, {35, 4005, 3889, 1012.56, 1021.09}, {40, 4016, 3903, 1010.16, 1018.42},
+    {45, 4027, 3917, 1007.64, 1015.62}, {50, 4038, 3930, 1004.99, 1012.69}, {55, 4049, 3944, 1002.21, 1009.63},
+    {60, 4060, 3958, 999.31, 1006.44},  {65, 4071, 3972, 996.28, 1003.13},  {70, 4082, 3985, 993.12, 999.69},
+    {75, 4093, 3999, 989.85, 996.12},   {80, 4104, 4013, 986.44, 992.42},   {85, 4115, 4027, 982.91, 988.6},
+};
+
+/// ρ·c_p of 25% propylene glycol at `temp_c` (30–85 °C), J/(m³·K): 25% is the mean of the 20% and 30%
+/// columns; linear in temperature between rows.
+double ashrae_pg25_rho_cp(double temp_c) {
+  REQUIRE(temp_c >= 30);
+  REQUIRE(temp_c <= 85);
+  std::size_t i = 0;
+  while (i + 2 < std::size(ASHRAE_PG) && temp_c > ASHRAE_PG[i + 1].temp_c)
+    ++i;
+  const PgRow& a = ASHRAE_PG[i];
+  const PgRow& b = ASHRAE_PG[i + 1];
+  const double w = (temp_c - a.temp_c) / (b.temp_c - a.temp_c);
+  auto at = [&](double PgRow::*field) { return a.*field + w * (b.*field - a.*field); };
+  const double cp = (at(&PgRow::cp20) + at(&PgRow::cp30)) / 2;
+  const double rho = (at(&PgRow::rho20) + at(&PgRow::rho30)) / 2;
+  return rho * cp;
+}
+
 /// Gauge values of one entity by time (s).
 std::map<double, double> gauge(const ledger::ReplicaResult& r, const std::string& entity, const std::string& name) {
   std::map<double, double> out;
@@ -114,13 +146,26 @@ double union_hours(const ledger::ReplicaResult& r, const std::string& kind, cons
 
 } // namespace
 
-TEST_CASE("energy balance of every loop within 0.1%, and power gauges agree", "[scenario][cooling]") {
+TEST_CASE("every loop's coolant carries away its racks' power: Q = V·ρ·c_p(T)·ΔT from ASHRAE's table within 0.3%",
+          "[scenario][cooling]") {
   // 24 racks on 6 loops of 4; a daily swing of ±8 K around 50 °C throttles GPUs in the afternoons; valve
   // faults, pump failures and leaks change flows and isolate racks. At every Racky sample and for every
-  // loop the heat its coolant carries away, ṁ·c_p·(T_return − T_supply) computed from the gauges, must
-  // equal the electrical power of its racks (the power_kw gauge) within 0.1%, and the cluster's heat
-  // removed the sum of the loops' power. (At every Racky sample the facility also checks that its power
-  // summed per rack equals its power from aggregates, and throws otherwise.)
+  // loop, the heat its coolant carries away must equal the electrical power of its racks (the power_kw
+  // gauge): steady state, all heat into the liquid. The heat is computed here from the flow and
+  // temperature gauges with the coolant's physics, not with the simulator's Coolant:
+  //   Q = V̇ · ρ(T̄) · c_p(T̄) · (T_return − T_supply),  V̇ = flow_l_per_min / 60,000 m³/s,
+  //   T̄ = (T_supply + T_return) / 2 (the stream's mean temperature),
+  // with ρ and c_p of 25% (volume) propylene glycol from ASHRAE_PG (below) at T̄, linear between the 20%
+  // and 30% columns and between 5 K rows.
+  // Tolerance 0.3%: the simulator takes the properties at 45 °C whatever the temperature (coolant.hpp),
+  // while the loops here run from 42 to ~75 °C (a failed pump's loop runs hotter); ρ falls and c_p rises
+  // with temperature, so the product ρ·c_p that sets Q moves by < 0.2% over 35–75 °C in the table
+  // (4.0134e6 J/(m³·K) at 35 °C, 4.0182e6 at 45 °C, 4.0205e6 at 60 °C, 4.0176e6 at 75 °C), the
+  // simulator's 45 °C figures (1011.6 × 3970 = 4.0161e6) are 0.05% from this table's, and linear
+  // interpolation in the 5 K × 10% grid adds < 0.05%. (Measured at e3c0e12: largest deviation 0.11%,
+  // coolant between 42.0 and 75.1 °C.) A coolant
+  // of the wrong kind (water: ρ·c_p = 4.14e6, +3%), a flow conversion off by a unit, or a return
+  // temperature computed from another power than the gauge's fails it.
   Setup s;
   s.racks = 24;
   s.job_gpus = 20 * 64;
@@ -132,8 +177,8 @@ TEST_CASE("energy balance of every loop within 0.1%, and power gauges agree", "[
                  { "name": "pump", "scope": "pump", "mtbf_h": 300, "repair_h": 10 },
                  { "name": "leak", "scope": "branch", "mtbf_h": 3000, "repair_h": 3 } ])";
   const auto results = test::simulate(make(s));
-  const cooling::Coolant coolant = cooling::Coolant::propylene_glycol(0.25);
   int checked = 0;
+  double lowest_t = 1e9, highest_t = -1e9, worst = 0;
   for (const auto& r : results) {
     test::require_conserved(r);
     const auto supply = gauge(r, "cluster", "supply_temp_c");
@@ -146,11 +191,19 @@ TEST_CASE("energy balance of every loop within 0.1%, and power gauges agree", "[
       REQUIRE(flow.size() == 801); // every 900 s over 200 h
       for (const auto& [t, p_kw] : power) {
         loops_power[t] += p_kw;
-        const double heat_kw = coolant.heat_w(flow.at(t), ret.at(t) - supply.at(t)) / 1000.0;
-        CHECK(std::fabs(heat_kw - p_kw) <= 1e-3 * p_kw + 1e-9);
+        const double t_mean = (supply.at(t) + ret.at(t)) / 2;
+        lowest_t = std::min(lowest_t, supply.at(t));
+        highest_t = std::max(highest_t, ret.at(t));
+        const double heat_kw =
+            flow.at(t) / 60000.0 * ashrae_pg25_rho_cp(t_mean) * (ret.at(t) - supply.at(t)) / 1000.0;
+        INFO(fmt::format("{} at {} s: {:.3f} kW carried, {:.3f} kW drawn, mean {:.2f} °C", loop, t, heat_kw,
+                         p_kw, t_mean));
+        CHECK(std::fabs(heat_kw - p_kw) <= 3e-3 * p_kw + 1e-9);
+        if (p_kw > 0) worst = std::max(worst, std::fabs(heat_kw - p_kw) / p_kw);
         ++checked;
       }
     }
+    // The cluster's heat removed is the sum of its loops' heat.
     const auto removed = gauge(r, "cluster", "heat_removed_kw");
     for (const auto& [t, q_kw] : removed)
       CHECK(q_kw == Approx(loops_power.at(t)).epsilon(1e-3));
@@ -161,6 +214,11 @@ TEST_CASE("energy balance of every loop within 0.1%, and power gauges agree", "[
     CHECK(r.jobs[0].interruptions_planned > 0);
   }
   CHECK(checked > 9000);
+  // The check spanned the temperatures the tolerance was argued for (inside the table's 30–85 °C rows).
+  INFO(fmt::format("coolant between {:.1f} and {:.1f} °C; largest deviation {:.3f}%", lowest_t, highest_t,
+                   worst * 100));
+  CHECK(lowest_t >= 30);
+  CHECK(highest_t <= 85);
 }
 
 TEST_CASE("a supply temperature step above the throttle point slows the step by the curve's factor",
