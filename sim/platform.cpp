@@ -220,6 +220,7 @@ void Platform::run_until(Tick end) {
     engine->run_until(to_seconds(end));
     return;
   }
+  queue_->set_horizon(end);
   for (;;) {
     const Tick next = queue_->next_date();
     const bool due = next >= 0 && next <= end;

@@ -1,5 +1,7 @@
 #include "sim/process_pool.hpp"
 
+#include "sim/event_queue.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,6 +26,10 @@
 
 namespace dcsim::sim {
 namespace {
+
+constexpr int EXIT_TASK_FAILED = 1;
+constexpr int EXIT_TASK_NO_PROGRESS = 4;
+constexpr int EXIT_RESULT_UNWRITTEN = 3;
 
 std::filesystem::path make_temp_dir() {
   const char* base = std::getenv("TMPDIR");
@@ -73,8 +79,8 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
   };
 
   const pid_t parent = ::getpid();
-  while (finished < count) {
-    while (next < count && static_cast<int>(running.size()) < parallel_) {
+  while (!running.empty() || (next < count && failures.empty())) {
+    while (next < count && failures.empty() && static_cast<int>(running.size()) < parallel_) {
       std::fflush(nullptr);
       const pid_t pid = ::fork();
       if (pid < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
@@ -90,13 +96,16 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
           std::ofstream file(result_path(index), std::ios::binary);
           file.write(out.data(), static_cast<std::streamsize>(out.size()));
           file.close();
-          if (!file) code = 3;
+          if (!file) code = EXIT_RESULT_UNWRITTEN;
+        } catch (const NoProgress& e) {
+          std::ofstream(error_path(index)) << e.what();
+          code = EXIT_TASK_NO_PROGRESS;
         } catch (const std::exception& e) {
           std::ofstream(error_path(index)) << e.what();
-          code = 1;
+          code = EXIT_TASK_FAILED;
         } catch (...) {
           std::ofstream(error_path(index)) << "unknown exception";
-          code = 1;
+          code = EXIT_TASK_FAILED;
         }
         std::fflush(nullptr);
         ::_exit(code); // no destructors: the parent owns the platform and the files
@@ -121,7 +130,8 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
           reason = read_all(error_path(index));
         else
           reason = fmt::format("exit status {}", WEXITSTATUS(status));
-        failures.push_back(TaskFailure{index, reason});
+        failures.push_back(
+            TaskFailure{index, reason, WIFEXITED(status) && WEXITSTATUS(status) == EXIT_TASK_NO_PROGRESS});
       }
       continue;
     }
@@ -139,6 +149,7 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
   std::filesystem::remove_all(dir, ignored);
   if (!failures.empty()) {
     std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.task < b.task; });
+    if (failures.front().no_progress) throw NoProgress(failures.front().reason);
     throw std::runtime_error(fmt::format("task {} failed: {}", failures.front().task, failures.front().reason));
   }
   return results;

@@ -42,9 +42,15 @@ int main(int argc, char** argv) {
   CLI::App app{"dcsim: discrete-event simulator of AI factories (goodput and MFU of GPU clusters)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "dcsim 0.1.0");
+  const std::string exit_codes =
+      "Exit codes: 0 ok; 1 runtime failure; 2 bad input or usage; 3 the run cannot progress (events pile up\n"
+      "while simulated time stands still: absurd failure rates or durations). compare: 1 also means a\n"
+      "regression.";
+  app.footer(exit_codes);
 
   dcsim::tools::RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "run a scenario's replicas and write CSV outputs");
+  run_cmd->footer(exit_codes);
   run_cmd->add_option("scenario", run.scenario_path, "scenario JSON file")->required();
   run_cmd->add_option("--out", run.out_dir, "output directory (default out/<scenario name>)");
   int replicas = 0;
@@ -64,6 +70,7 @@ int main(int argc, char** argv) {
 
   dcsim::tools::SweepOptions sweep;
   auto* sweep_cmd = app.add_subcommand("sweep", "run the cartesian product of varied keys, each point a full run");
+  sweep_cmd->footer(exit_codes);
   sweep_cmd->add_option("scenario", sweep.scenario_path, "scenario JSON file")->required();
   sweep_cmd->add_option("--vary", sweep.vary, "a varied key and its values: key.path=v1,v2,... (repeatable)");
   sweep_cmd->add_option("--out", sweep.out_dir, "output directory (default out/<scenario name>-sweep)");

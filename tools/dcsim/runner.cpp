@@ -1,5 +1,6 @@
 #include "tools/dcsim/runner.hpp"
 
+#include "sim/event_queue.hpp"
 #include "sim/process_pool.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
@@ -15,6 +16,12 @@
 #include <unistd.h>
 
 namespace dcsim::tools {
+
+std::string no_progress_message(int replica, const std::string& why) {
+  return fmt::format("replica {}: the run cannot progress: {} (check the scenario's failure rates, repair and "
+                     "detection times, and intervals: events pile up while simulated time stands still)",
+                     replica, why);
+}
 
 int default_parallelism() {
   const unsigned n = std::thread::hardware_concurrency();
@@ -63,7 +70,11 @@ std::vector<DecodedReplica> run_replica_range(World& world, int first, int count
   const auto payloads = pool.map(
       count,
       [&](int replica, const std::function<void(double)>& progress) {
-        return encode_replica(s, world.run_replica(first + replica, progress));
+        try {
+          return encode_replica(s, world.run_replica(first + replica, progress));
+        } catch (const sim::NoProgress& e) {
+          throw sim::NoProgress(no_progress_message(first + replica, e.what()));
+        }
       },
       report);
   if (printed && tty) std::cerr << "\n";
@@ -153,9 +164,12 @@ int run_command(const RunOptions& options) {
     std::cout << summary_table(ran, summary, world.layout().gpus());
     std::cout << fmt::format("outputs written to {}/\n", out_dir.string());
     return 0;
+  } catch (const sim::NoProgress& e) {
+    std::cerr << "dcsim: " << e.what() << "\n";
+    return EXIT_NO_PROGRESS;
   } catch (const std::exception& e) {
     std::cerr << "dcsim: run failed: " << e.what() << "\n";
-    return 1;
+    return EXIT_RUNTIME_FAILURE;
   }
 }
 

@@ -3,6 +3,7 @@
 #include "models/world.hpp"
 #include "sim/csv.hpp"
 #include "sim/csv_reader.hpp"
+#include "sim/event_queue.hpp"
 #include "sim/process_pool.hpp"
 #include "tools/dcsim/outputs.hpp"
 #include "tools/dcsim/runner.hpp"
@@ -353,6 +354,8 @@ int sweep_command(const SweepOptions& o) {
             write_outputs(dir, scenario, replicas, summary);
             write_scenario_document(dir, p.document);
             mark_point_complete(dir, p);
+          } catch (const sim::NoProgress& e) {
+            throw sim::NoProgress(fmt::format("point {} ({}): {}", index, p.label(), e.what()));
           } catch (const std::exception& e) {
             throw std::runtime_error(fmt::format("point {} ({}): {}", index, p.label(), e.what()));
           }
@@ -386,9 +389,12 @@ int sweep_command(const SweepOptions& o) {
     }
     std::cout << fmt::format("outputs written to {}/ (sweep.csv, points/)\n", out_dir.string());
     return 0;
+  } catch (const sim::NoProgress& e) {
+    std::cerr << "\ndcsim sweep: " << e.what() << "\n";
+    return EXIT_NO_PROGRESS;
   } catch (const std::exception& e) {
     std::cerr << "\ndcsim sweep: failed: " << e.what() << "\n";
-    return 1;
+    return EXIT_RUNTIME_FAILURE;
   }
 }
 
