@@ -9,6 +9,8 @@
 // killed run leaves no orphans behind. Once a task has failed no new task starts (the running ones
 // finish), so a run whose every task fails stops after the first wave. A task that throws NoProgress
 // (sim/event_queue.hpp) is reported as NoProgress with its message, so callers can tell it apart.
+// The results travel through a TempDir $TMPDIR/dcsim-<pid>-XXXXXX (sim/temp_dir.hpp), removed when the
+// map ends, and on SIGINT/SIGTERM once the children are ended (sim/interrupt.hpp).
 #pragma once
 
 #include <functional>

@@ -1,4 +1,6 @@
 // dcsim: the command line (composition root). See README.md for every command.
+#include "sim/interrupt.hpp"
+#include "sim/temp_dir.hpp"
 #include "tools/dcsim/compare.hpp"
 #include "tools/dcsim/describe.hpp"
 #include "tools/dcsim/huge_pages.hpp"
@@ -137,6 +139,9 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
 
+  dcsim::sim::install_interrupt_handlers();
+  if (*run_cmd || *sweep_cmd) // TMPDIR folders of dcsim processes killed earlier (SIGKILL cannot clean up)
+    dcsim::sim::reclaim_stale_dirs(dcsim::sim::temp_root(), "dcsim-", dcsim::sim::RECLAIM_AFTER_S);
   if (*run_cmd) {
     if (replicas > 0) run.overrides.push_back(fmt::format("replicas={}", replicas));
     if (seed >= 0) run.overrides.push_back(fmt::format("seed={}", seed));

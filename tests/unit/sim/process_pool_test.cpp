@@ -41,7 +41,7 @@ TEST_CASE("a crashing task is reported with its signal", "[unit][process_pool]")
   CHECK_THROWS_WITH(ProcessPool(2).map(2, task), Catch::Contains("task 1 failed: killed by signal 6"));
 }
 
-TEST_CASE("a task that cannot progress is reported as NoProgress; no task starts after a failure",
+TEST_CASE("a task that cannot progress is reported as NoProgress, and no task starts after a failure",
           "[unit][process_pool]") {
   // One at a time: task 1 throws NoProgress, so tasks 2..9 never start (they would leave a file).
   const std::string marks = "process-pool-fail-fast-" + std::to_string(::getpid());
