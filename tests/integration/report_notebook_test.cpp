@@ -1,6 +1,7 @@
 // report.html in a real browser (Debian's chromium, headless) and the goodput notebook executed headless
 // (jupyter nbconvert --execute), both on a fresh run of the default scenario. tools/dev.sh installs both.
 #include "tests/support/shell.hpp"
+#include "tools/dcsim/completion.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -153,6 +154,12 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   std::ofstream(run / "racks.csv")
       << "replica,rack,loop,availability_frac\n0,rack0000,0,1\n0,rack0001,0,0.97\n"
          "1,rack0000,0,1\n1,rack0001,0,0.99\n0,rack0002,1,0.5\n1,rack0002,1,0.5\n";
+  // (report refuses files that differ from the run's completion marker: the hand-made ones get a new one)
+  auto remark = [&run] {
+    fs::remove(run / "report.html");
+    tools::write_completion_marker(run);
+  };
+  remark();
   REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(run.string()))).exit_code == 0);
   const std::string with_racks = read_text(run / "report.html");
   CHECK(count(with_racks, "class=\"rack\"") == 3);
@@ -163,6 +170,7 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   std::ofstream(run / "timeseries.csv") << "replica,time_s,entity,gauge,value\n0,0,cluster,healthy_gpus,1296\n"
                                            "0,0,loop0,supply_temp_c,45\n0,3600,loop0,supply_temp_c,46.5\n"
                                            "0,0,cluster,it_power_kw,2100\n";
+  remark();
   REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(run.string()))).exit_code == 0);
   const std::string with_gauges = read_text(run / "report.html");
   const auto cooling = with_gauges.find("id=\"cooling-power\"");
