@@ -77,12 +77,7 @@ std::string completion_problem(const std::filesystem::path& dir, const std::vect
     const std::string name = f.at("name").get<std::string>();
     listed.push_back(name);
     std::string bytes;
-    const bool present = read_file(dir / name, bytes);
-    if (!present) {
-      if (std::find(required.begin(), required.end(), name) != required.end())
-        return fmt::format("{} is missing", name);
-      continue;
-    }
+    if (!read_file(dir / name, bytes)) return fmt::format("{} is missing", name);
     if (!f.contains("bytes") || f.at("bytes") != Json(bytes.size()) || !f.contains("fnv1a64") ||
         f.at("fnv1a64") != Json(fnv1a64(bytes)))
       return fmt::format("{} differs from the one recorded in {} (files of different runs mixed, or edited)",

@@ -4,9 +4,9 @@
 //
 // It lists every file of the folder (not itself, not temporary `*.tmp-*` files) with its size and
 // FNV-1a 64 hash; a sweep point adds its index and scenario document. `dcsim compare` and `dcsim report`
-// accept a folder only when its marker is there and every listed file that is present matches it, so
-// a folder holding parts of two runs, or an interrupted one, is refused. (A listed file may be absent:
-// tests/golden keeps only some of a run's files.)
+// accept a folder only when its marker is there and every listed file is present and matches it, so a
+// folder holding parts of two runs, part of one, or an interrupted one, is refused. (tests/golden keeps
+// some of a run's files: tools/update-golden writes a marker listing those.)
 #pragma once
 
 #include "sim/json_reader.hpp"
@@ -25,8 +25,8 @@ std::string fnv1a64(std::string_view bytes);
 std::vector<std::string> listed_output_files(const std::filesystem::path& dir);
 /// Writes `members` (an object) plus "format" and "files" as dir/complete.json through a temporary name.
 void write_completion_marker(const std::filesystem::path& dir, sim::Json members = sim::Json::object());
-/// "" when `dir` holds a completion marker whose present files match it and that lists and holds every
-/// `required` file; otherwise what is wrong.
+/// "" when `dir` holds a completion marker whose files are all present and match it, and that lists
+/// every `required` file; otherwise what is wrong.
 std::string completion_problem(const std::filesystem::path& dir, const std::vector<std::string>& required);
 
 } // namespace dcsim::tools

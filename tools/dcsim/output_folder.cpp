@@ -103,7 +103,9 @@ void OutputFolder::publish() {
   if (!unsupported && errno != EEXIST) fail("rename");
   if (!unsupported) {
     if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) == 0) {
-      staging_.reset(); // now holds the earlier run: removed
+      std::error_code ignored; // now holds the earlier run: its marker first, so that no part of it
+      std::filesystem::remove(staging / COMPLETE_FILE, ignored); // left by a kill looks complete
+      staging_.reset(); // removes the rest
       return;
     }
     if (errno != EINVAL && errno != ENOSYS) fail("exchange");
@@ -115,7 +117,10 @@ void OutputFolder::publish() {
   if (had_target && ::rename(target_.c_str(), aside.c_str()) != 0) fail("rename aside");
   if (::rename(staging.c_str(), target_.c_str()) != 0) fail("rename");
   staging_->release();
-  if (had_target) fs::remove_all(aside, ec);
+  if (had_target) {
+    fs::remove(aside / COMPLETE_FILE, ec);
+    fs::remove_all(aside, ec);
+  }
 }
 
 } // namespace dcsim::tools

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "models/scenario.hpp"
+#include "tools/dcsim/completion.hpp"
 
 #include <filesystem>
 #include <string>
@@ -56,7 +57,7 @@ std::vector<SweepPoint> expand_points(const sim::Json& base, const std::vector<S
 /// A value as shown in sweep.csv and labels: strings as they are, anything else as compact JSON.
 std::string render_sweep_value(const sim::Json& value);
 
-inline constexpr const char* POINT_COMPLETE_FILE = "complete.json";
+inline constexpr const char* POINT_COMPLETE_FILE = COMPLETE_FILE; ///< the point's completion marker
 std::string point_dir_name(int index, int points); ///< "point-007", at least 3 digits
 /// Records the point as complete (call after every output file is written).
 void mark_point_complete(const std::filesystem::path& dir, const SweepPoint& point);
