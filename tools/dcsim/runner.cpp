@@ -177,7 +177,7 @@ int run_command(const RunOptions& options) {
     sim::die_if_interrupted(); // nothing published after SIGINT/SIGTERM
     folder->publish();
     std::cout << summary_table(ran, summary, world.layout().gpus());
-    std::cout << fmt::format("outputs written to {}/\n", out_dir.string());
+    std::cout << fmt::format("outputs written to {}/\n", folder->target().string());
     return 0;
   } catch (const sim::NoProgress& e) {
     std::cerr << "dcsim: " << e.what() << "\n";
