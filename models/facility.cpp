@@ -217,7 +217,7 @@ void Facility::on_failure(const failure::Failure& f) {
     break;
   case cooling::CoolingElement::PUMP: {
     const int loop = f.unit / cooling_->pumps;
-    loops_->pump_failed(loop);
+    loops_->pump_failed(loop, f.unit % cooling_->pumps);
     resolve_loop(loop);
     break;
   }
@@ -290,7 +290,7 @@ void Facility::detect(const failure::Failure& f) {
     w.crew = true;
     w.service = draw_repair(f.mode);
     w.done = [this, f, loop] {
-      loops_->pump_repaired(loop);
+      loops_->pump_repaired(loop, f.unit % cooling_->pumps);
       resolve_loop(loop);
       repaired(f);
     };

@@ -6,6 +6,16 @@
 //   - `run_until()` pops events itself (engine-free unit tests of models);
 //   - sim::Platform::run_until() fires them on a clock shared with SimGrid's engine, so that model
 //     events and network activities interleave in date order (see sim/platform.hpp).
+//
+// Watchdog. A run whose events keep firing while its clock stands still (or crawls) would never end:
+// the queue throws NoProgress when
+//   - more than `max_events_at_one_date` events fire at one date, or
+//   - a window of `window_events` events moves the clock by less than horizon / `max_windows` (at that
+//     pace the run would need more than max_windows x window_events events), the horizon being the end
+//     date given to the driver's run_until().
+// Both bounds count events, never wall time, so a run trips (or not) whatever the machine and its load.
+// With the defaults a run is stopped after at most a few million events (seconds), and a run that
+// passes may still fire up to 10^9 events.
 #pragma once
 
 #include "sim/units.hpp"
@@ -13,9 +23,17 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 namespace dcsim::sim {
+
+/// Thrown by EventQueue when a run cannot progress (see "Watchdog" above): a property of the input
+/// (rates so high that simulated time stands still), not a bug.
+class NoProgress : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
 
 class EventQueue {
 public:
@@ -26,6 +44,12 @@ public:
     Tick date = -1;
     std::uint64_t seq = 0;
     bool empty() const { return date < 0; }
+  };
+
+  struct Watchdog {
+    std::uint64_t max_events_at_one_date = 1'000'000;
+    std::uint64_t window_events = 1'000'000;
+    std::uint64_t max_windows = 1'000;
   };
 
   Tick now() const { return now_; }
@@ -58,6 +82,10 @@ public:
 
   std::uint64_t events_run() const { return events_run_; }
 
+  void set_watchdog(const Watchdog& watchdog) { watchdog_ = watchdog; }
+  /// The end date of the run, against which the watchdog measures the clock's pace (drivers set it).
+  void set_horizon(Tick end) { horizon_ = end; }
+
 private:
   using Key = std::pair<Tick, std::uint64_t>;
   std::map<Key, Callback> events_;
@@ -65,6 +93,14 @@ private:
   std::uint64_t next_seq_ = 0;
   std::uint64_t events_run_ = 0;
   std::function<void()> head_changed_;
+  Watchdog watchdog_;
+  Tick horizon_ = 0;
+  Tick date_of_count_ = -1;        ///< the date whose events date_events_ counts
+  std::uint64_t date_events_ = 0;  ///< events fired at date_of_count_
+  std::uint64_t window_events_ = 0;
+  Tick window_start_ = 0;
+
+  void watch(); ///< called before each event fires; throws NoProgress
 
   void notify_head() {
     if (head_changed_) head_changed_();

@@ -1,5 +1,7 @@
 #include "sim/platform.hpp"
 
+#include "sim/interrupt.hpp"
+
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/kernel/routing/NetPoint.hpp>
 #include <simgrid/kernel/routing/NetZoneImpl.hpp>
@@ -66,6 +68,7 @@ Platform::Platform(const std::string& zone_name) : transfers_(std::make_unique<T
   static char* argv[] = {arg0, nullptr};
   xbt_log_control_set("root.thres:critical");
   new sg4::Engine(&argc, argv); // lives as long as the process: teardown of 10^5 hosts costs seconds
+  reinstall_interrupt_handlers(); // ours, not SimGrid's: an interrupted run cleans up its folders
   sg4::Engine::set_config("network/model:CM02");
   sg4::Engine::set_config("network/TCP-gamma:0");
   sg4::Engine::set_config("network/crosstraffic:0");
@@ -116,6 +119,7 @@ void Platform::set_router(RouteFn route) { zone_->route = std::move(route); }
 void Platform::seal() {
   zone_->seal();
   sg4::Engine::get_instance()->seal_platform();
+  reinstall_interrupt_handlers();
 }
 
 int Platform::host_count() const { return static_cast<int>(zone_->hosts.size()); }
@@ -220,6 +224,7 @@ void Platform::run_until(Tick end) {
     engine->run_until(to_seconds(end));
     return;
   }
+  queue_->set_horizon(end);
   for (;;) {
     const Tick next = queue_->next_date();
     const bool due = next >= 0 && next <= end;

@@ -1,5 +1,9 @@
 #include "sim/process_pool.hpp"
 
+#include "sim/event_queue.hpp"
+#include "sim/interrupt.hpp"
+#include "sim/temp_dir.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -25,13 +29,28 @@
 namespace dcsim::sim {
 namespace {
 
-std::filesystem::path make_temp_dir() {
-  const char* base = std::getenv("TMPDIR");
-  std::string pattern = std::string(base && *base ? base : "/tmp") + "/dcsim-XXXXXX";
-  std::vector<char> buffer(pattern.begin(), pattern.end());
-  buffer.push_back('\0');
-  if (!::mkdtemp(buffer.data())) throw std::runtime_error(fmt::format("cannot create {}: {}", pattern, std::strerror(errno)));
-  return std::filesystem::path(buffer.data());
+constexpr int EXIT_TASK_FAILED = 1;
+constexpr int EXIT_TASK_NO_PROGRESS = 4;
+constexpr int EXIT_RESULT_UNWRITTEN = 3;
+
+/// Ends the children on an interrupt: SIGTERM (a child that owns folders removes them and dies; a
+/// replica dies at once), SIGKILL for any still alive after a few seconds.
+void end_children(const std::map<pid_t, int>& running) {
+  for (const auto& [pid, task] : running)
+    ::kill(pid, SIGTERM);
+  std::size_t left = running.size();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (left > 0 && std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    const pid_t done = ::waitpid(-1, &status, WNOHANG);
+    if (done > 0 && running.count(done)) --left;
+    else if (done < 0 && errno == ECHILD) return;
+    else std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  for (const auto& [pid, task] : running)
+    ::kill(pid, SIGKILL);
+  while (::waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+  }
 }
 
 std::string read_all(const std::filesystem::path& path) {
@@ -55,7 +74,8 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
   for (int i = 0; i < count; ++i)
     progress[i] = 0.0;
 
-  const std::filesystem::path dir = make_temp_dir();
+  const TempDir temp(temp_root(), "dcsim-");
+  const std::filesystem::path& dir = temp.path();
   auto result_path = [&dir](int i) { return dir / fmt::format("task-{}.out", i); };
   auto error_path = [&dir](int i) { return dir / fmt::format("task-{}.err", i); };
 
@@ -73,8 +93,12 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
   };
 
   const pid_t parent = ::getpid();
-  while (finished < count) {
-    while (next < count && static_cast<int>(running.size()) < parallel_) {
+  while (!running.empty() || (next < count && failures.empty())) {
+    if (interrupted()) {
+      end_children(running);
+      die_if_interrupted();
+    }
+    while (next < count && failures.empty() && static_cast<int>(running.size()) < parallel_) {
       std::fflush(nullptr);
       const pid_t pid = ::fork();
       if (pid < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
@@ -90,13 +114,16 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
           std::ofstream file(result_path(index), std::ios::binary);
           file.write(out.data(), static_cast<std::streamsize>(out.size()));
           file.close();
-          if (!file) code = 3;
+          if (!file) code = EXIT_RESULT_UNWRITTEN;
+        } catch (const NoProgress& e) {
+          std::ofstream(error_path(index)) << e.what();
+          code = EXIT_TASK_NO_PROGRESS;
         } catch (const std::exception& e) {
           std::ofstream(error_path(index)) << e.what();
-          code = 1;
+          code = EXIT_TASK_FAILED;
         } catch (...) {
           std::ofstream(error_path(index)) << "unknown exception";
-          code = 1;
+          code = EXIT_TASK_FAILED;
         }
         std::fflush(nullptr);
         ::_exit(code); // no destructors: the parent owns the platform and the files
@@ -121,7 +148,8 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
           reason = read_all(error_path(index));
         else
           reason = fmt::format("exit status {}", WEXITSTATUS(status));
-        failures.push_back(TaskFailure{index, reason});
+        failures.push_back(
+            TaskFailure{index, reason, WIFEXITED(status) && WEXITSTATUS(status) == EXIT_TASK_NO_PROGRESS});
       }
       continue;
     }
@@ -135,10 +163,10 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
   }
   if (report) report(snapshot(), finished);
   ::munmap(shared, shared_bytes);
-  std::error_code ignored;
-  std::filesystem::remove_all(dir, ignored);
+  die_if_interrupted();
   if (!failures.empty()) {
     std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.task < b.task; });
+    if (failures.front().no_progress) throw NoProgress(failures.front().reason);
     throw std::runtime_error(fmt::format("task {} failed: {}", failures.front().task, failures.front().reason));
   }
   return results;
@@ -197,6 +225,7 @@ std::string run_in_child(const std::function<std::string()>& body) {
   while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
   if (waited != pid) throw std::runtime_error(fmt::format("waitpid failed: {}", std::strerror(errno)));
+  die_if_interrupted();
   if (WIFSIGNALED(status))
     throw std::runtime_error(fmt::format("child killed by signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status))));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || in.empty())

@@ -6,7 +6,11 @@
 // temporary file; results come back in task order whatever the parallelism, so outputs do not depend
 // on `-j`. Children publish their progress (a fraction in [0, 1]) in a shared memory page that the
 // parent reads to report progress. A child is killed when its parent dies (PR_SET_PDEATHSIG), so a
-// killed run leaves no orphans behind.
+// killed run leaves no orphans behind. Once a task has failed no new task starts (the running ones
+// finish), so a run whose every task fails stops after the first wave. A task that throws NoProgress
+// (sim/event_queue.hpp) is reported as NoProgress with its message, so callers can tell it apart.
+// The results travel through a TempDir $TMPDIR/dcsim-<pid>-XXXXXX (sim/temp_dir.hpp), removed when the
+// map ends, and on SIGINT/SIGTERM once the children are ended (sim/interrupt.hpp).
 #pragma once
 
 #include <functional>
@@ -18,6 +22,7 @@ namespace dcsim::sim {
 struct TaskFailure {
   int task = -1;
   std::string reason;
+  bool no_progress = false; ///< the task threw NoProgress
 };
 
 class ProcessPool {
@@ -31,7 +36,8 @@ public:
   explicit ProcessPool(int parallel) : parallel_(parallel < 1 ? 1 : parallel) {}
 
   /// Runs tasks 0..count-1 and returns their results in order. Throws std::runtime_error naming the
-  /// first task that failed (exception, crash or non-zero exit) after all children have ended.
+  /// first task that failed (exception, crash or non-zero exit) after all children have ended, or
+  /// NoProgress with that task's own message when it threw NoProgress.
   std::vector<std::string> map(int count, const Task& task, const Reporter& report = {},
                                double report_period_s = 0.5) const;
 

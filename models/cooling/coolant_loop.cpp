@@ -9,7 +9,8 @@ namespace dcsim::cooling {
 
 CoolantLoops::CoolantLoops(const CoolingSpec& spec, int racks, double rack_flow_l_per_min)
     : spec_(&spec), racks_(racks), loops_(spec.loops(racks)), design_flow_(rack_flow_l_per_min),
-      pumps_up_(static_cast<std::size_t>(loops_), spec.pumps), cdu_down_(static_cast<std::size_t>(loops_), 0),
+      pumps_up_(static_cast<std::size_t>(loops_), spec.pumps),
+      pump_faults_(static_cast<std::size_t>(loops_) * static_cast<std::size_t>(spec.pumps), 0), cdu_down_(static_cast<std::size_t>(loops_), 0),
       valve_faults_(static_cast<std::size_t>(racks), 0), closed_(static_cast<std::size_t>(racks), 0) {
   if (!(rack_flow_l_per_min > 0)) throw std::logic_error("CoolantLoops: the branch design flow must be > 0");
 }
@@ -20,13 +21,16 @@ int CoolantLoops::loop_racks(int loop) const {
 
 std::string CoolantLoops::loop_name(int loop) const { return cooling::loop_name(loop); }
 
-void CoolantLoops::pump_failed(int loop) {
-  if (--pumps_up_[static_cast<std::size_t>(loop)] < 0)
-    throw std::logic_error("CoolantLoops: no pump left to fail");
+void CoolantLoops::pump_failed(int loop, int pump) {
+  if (pump < 0 || pump >= spec_->pumps) throw std::logic_error("CoolantLoops: no such pump");
+  if (pump_faults_[static_cast<std::size_t>(loop * spec_->pumps + pump)]++ == 0)
+    --pumps_up_[static_cast<std::size_t>(loop)];
 }
-void CoolantLoops::pump_repaired(int loop) {
-  if (++pumps_up_[static_cast<std::size_t>(loop)] > spec_->pumps)
-    throw std::logic_error("CoolantLoops: repair of a pump that did not fail");
+void CoolantLoops::pump_repaired(int loop, int pump) {
+  if (pump < 0 || pump >= spec_->pumps) throw std::logic_error("CoolantLoops: no such pump");
+  int& faults = pump_faults_[static_cast<std::size_t>(loop * spec_->pumps + pump)];
+  if (faults == 0) throw std::logic_error("CoolantLoops: repair of a pump that did not fail");
+  if (--faults == 0) ++pumps_up_[static_cast<std::size_t>(loop)];
 }
 void CoolantLoops::cdu_failed(int loop) {
   ++cdu_down_[static_cast<std::size_t>(loop)];

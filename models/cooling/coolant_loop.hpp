@@ -1,7 +1,9 @@
 // The CDU loops of a cluster: which racks each loop serves, the hydraulic state of pumps, CDUs, valves
 // and branches, and the readings of a loop (topology sketch and flow equations in spec.hpp).
 //
-// State per loop: working pumps k and failed CDUs; flow fraction φ = 0 while the CDU is down, else
+// State per loop: working pumps k (a pump works while no fault holds it: failure modes are independent,
+// so two modes may strike the same pump, which then works again only once both are repaired; a loop
+// whose pumps have all failed is simply down, φ = 0) and failed CDUs; flow fraction φ = 0 while the CDU is down, else
 // min(1, k·pump_capacity_frac). State per branch: valve faults (flow fraction v = valve_fault_flow_frac
 // while one is unrepaired, else 1) and closures (the branch is closed — rack isolated and drained —
 // while at least one isolation holds it). Branch flow:
@@ -45,8 +47,9 @@ public:
   std::string loop_name(int loop) const;
 
   // Hydraulic state changes.
-  void pump_failed(int loop);
-  void pump_repaired(int loop);
+  /// Pump `pump` (0 .. pumps - 1) of `loop` fails; faults on one pump add up (one per failure mode).
+  void pump_failed(int loop, int pump);
+  void pump_repaired(int loop, int pump);
   void cdu_failed(int loop);
   void cdu_repaired(int loop);
   void valve_failed(int rack);
@@ -77,6 +80,7 @@ private:
   int loops_;
   double design_flow_;
   std::vector<int> pumps_up_;
+  std::vector<int> pump_faults_; ///< per pump (loop·pumps + pump): faults holding it down
   std::vector<int> cdu_down_;
   std::vector<int> valve_faults_;
   std::vector<int> closed_;

@@ -462,6 +462,91 @@ TEST_CASE("a CDU failure shuts its loop down until repaired, then burn-in", "[sc
   }
 }
 
+TEST_CASE("two pump failure modes on one-pump loops: a loop without a working pump is down, its racks shut "
+          "down until every fault is repaired",
+          "[scenario][cooling]") {
+  // 8 racks on 2 loops of 4, one pump per loop (capacity 1: the pump alone gives the design flow), the
+  // job on 4 racks. Two modes strike the same pumps ("pump-a" and "pump-b", MTBF 20 h each per pump,
+  // repaired 3 h after Racky's 10 s detection, unlimited crews): the same pump is often held by both
+  // modes at once (this ended the run with "CoolantLoops: no pump left to fail" before). By hand:
+  //   - loop L has no working pump, hence no flow, during the union of [t_f, t_f + 10 + 10,800 s) over
+  //     the failures of loop L's pump (both modes): its time-series flow is 0 and its 4 racks isolated;
+  //   - each rack of the loop is shut down (emergency shutdown: no flow, no cooling) from the first
+  //     failure of such a span until 1,800 s of burn-in after its last repair, so the isolated GPU-hours
+  //     are 4 racks x 72 GPUs = 288 x the union of [t_f, t_f + 10 + 10,800 + 1,800 s), and each merged
+  //     span costs 4 emergency shutdowns.
+  Setup s;
+  s.racks = 8;
+  s.job_gpus = 4 * 64;
+  s.duration_h = 500;
+  s.replicas = 2;
+  s.timeseries_s = 0;
+  s.cooling = R"({ "racks_per_loop": 4, "pumps": 1, "pump_capacity_frac": 1, "racky_interval_s": 600 })";
+  s.modes = R"([{ "name": "pump-a", "scope": "pump", "mtbf_h": 20, "repair_h": 3 },
+                { "name": "pump-b", "scope": "pump", "mtbf_h": 20, "repair_h": 3 }])";
+  constexpr double FAULT_S = 10 + 10800, BURN_IN_S = 1800;
+  const auto results = test::simulate(make(s));
+  int overlaps = 0;
+  for (const auto& r : results) {
+    test::require_conserved(r);
+    CHECK(metric(r, "cluster", "cooling_isolated_gpu_h") ==
+          Approx(288 * union_hours(r, "failure", "/pump0", FAULT_S + BURN_IN_S)).epsilon(1e-9));
+    for (int loop = 0; loop < 2; ++loop) {
+      const std::string name = fmt::format("loop{:04d}", loop);
+      std::vector<std::pair<double, int>> faults; // (failure date, mode) of this loop's pump
+      for (const auto& e : r.events)
+        if (e.kind == "failure" && e.component == name + "/pump0")
+          faults.emplace_back(sim::to_seconds(e.time), e.detail == "pump-a" ? 0 : 1);
+      REQUIRE(faults.size() >= 10);
+      std::sort(faults.begin(), faults.end());
+      // Merged shutdown spans, and faults of one mode striking while the other mode's fault holds the pump.
+      int spans = 0;
+      double span_end = -1;
+      for (std::size_t i = 0; i < faults.size(); ++i) {
+        if (faults[i].first >= span_end) ++spans;
+        span_end = std::max(span_end, faults[i].first + FAULT_S + BURN_IN_S);
+        for (std::size_t k = 0; k < i; ++k)
+          if (faults[k].second != faults[i].second && faults[i].first < faults[k].first + FAULT_S) ++overlaps;
+      }
+      int shutdowns = 0;
+      for (const auto& e : r.events)
+        if (e.kind == "emergency_shutdown" && e.component.str().rfind("rack", 0) == 0) {
+          const int rack = std::stoi(e.component.str().substr(4));
+          if (rack / 4 == loop) ++shutdowns;
+        }
+      CHECK(shutdowns == 4 * spans);
+      // The loop's gauges: no flow and 4 isolated racks inside a fault; full flow and none isolated
+      // outside every fault and burn-in (samples within 1 s of an edge are skipped).
+      const auto flow = gauge(r, name, "flow_l_per_min");
+      const auto isolated = gauge(r, name, "isolated_racks");
+      REQUIRE(flow.size() > 100);
+      int inside = 0, outside = 0;
+      for (const auto& [t, v] : flow) {
+        bool in_fault = false, in_span = false, near_edge = false;
+        for (const auto& [tf, m] : faults) {
+          in_fault = in_fault || (t > tf && t < tf + FAULT_S);
+          in_span = in_span || (t >= tf && t < tf + FAULT_S + BURN_IN_S);
+          near_edge = near_edge || std::fabs(t - tf) < 1 || std::fabs(t - tf - FAULT_S) < 1 ||
+                      std::fabs(t - tf - FAULT_S - BURN_IN_S) < 1;
+        }
+        if (near_edge) continue;
+        if (in_fault) {
+          ++inside;
+          CHECK(v == 0.0);
+          CHECK(isolated.at(t) == 4);
+        } else if (!in_span) {
+          ++outside;
+          CHECK(v > 0.0);
+          CHECK(isolated.at(t) == 0);
+        }
+      }
+      CHECK(inside > 0);
+      CHECK(outside > 0);
+    }
+  }
+  CHECK(overlaps > 0); // the case that used to fail was played
+}
+
 TEST_CASE("a maintenance wave drains racks at checkpoints: planned stops, no lost work", "[scenario][rlcc]") {
   // 10 racks, the job on racks 0-7, spares 8-9. A firmware wave every 5 h from 10 h, 2 racks per step, 1 h
   // of service + 30 min burn-in: each step holds the job's racks, so the job stops at a checkpoint, its

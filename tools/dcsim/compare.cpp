@@ -2,6 +2,7 @@
 
 #include "sim/csv_reader.hpp"
 #include "sim/welch_test.hpp"
+#include "tools/dcsim/completion.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -230,6 +231,13 @@ int compare_command(const CompareOptions& o) {
     std::cerr << fmt::format("dcsim compare: --tolerance-frac must be a number >= 0 (got {})\n",
                              o.tolerance_frac);
     return 2;
+  }
+  for (const std::string& dir : {o.baseline_dir, o.candidate_dir}) {
+    if (!std::filesystem::is_directory(dir)) continue; // compare_runs says so
+    if (const std::string why = completion_problem(dir, {"summary.csv", "replicas.csv"}); !why.empty()) {
+      std::cerr << fmt::format("dcsim compare: {}: not a complete run's outputs: {}\n", dir, why);
+      return 2;
+    }
   }
   Comparison c;
   try {

@@ -12,7 +12,8 @@
 // by more than `tolerance_frac` × |baseline mean|; its adjusted p-value is < α. A metric with a direction
 // that the baseline has and the candidate lacks is a regression too (outputs are never renamed).
 // Metrics without a direction are compared and reported but never fail. Fewer than 2 replicas on either
-// side: no test, never a regression. Exit code: 1 when any regression, else 0; 2 on unreadable input.
+// side: no test, never a regression. Exit code: 1 when any regression, else 0; 2 on unreadable input,
+// and on a folder that is not a complete run's outputs (tools/dcsim/completion.hpp).
 #pragma once
 
 #include "models/ledger/metric_table.hpp"

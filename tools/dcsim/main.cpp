@@ -1,4 +1,6 @@
 // dcsim: the command line (composition root). See README.md for every command.
+#include "sim/interrupt.hpp"
+#include "sim/temp_dir.hpp"
 #include "tools/dcsim/compare.hpp"
 #include "tools/dcsim/describe.hpp"
 #include "tools/dcsim/huge_pages.hpp"
@@ -42,9 +44,15 @@ int main(int argc, char** argv) {
   CLI::App app{"dcsim: discrete-event simulator of AI factories (goodput and MFU of GPU clusters)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "dcsim 0.1.0");
+  const std::string exit_codes =
+      "Exit codes: 0 ok; 1 runtime failure; 2 bad input or usage; 3 the run cannot progress (events pile up\n"
+      "while simulated time stands still: absurd failure rates or durations). compare: 1 also means a\n"
+      "regression.";
+  app.footer(exit_codes);
 
   dcsim::tools::RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "run a scenario's replicas and write CSV outputs");
+  run_cmd->footer(exit_codes);
   run_cmd->add_option("scenario", run.scenario_path, "scenario JSON file")->required();
   run_cmd->add_option("--out", run.out_dir, "output directory (default out/<scenario name>)");
   int replicas = 0;
@@ -64,6 +72,7 @@ int main(int argc, char** argv) {
 
   dcsim::tools::SweepOptions sweep;
   auto* sweep_cmd = app.add_subcommand("sweep", "run the cartesian product of varied keys, each point a full run");
+  sweep_cmd->footer(exit_codes);
   sweep_cmd->add_option("scenario", sweep.scenario_path, "scenario JSON file")->required();
   sweep_cmd->add_option("--vary", sweep.vary, "a varied key and its values: key.path=v1,v2,... (repeatable)");
   sweep_cmd->add_option("--out", sweep.out_dir, "output directory (default out/<scenario name>-sweep)");
@@ -132,6 +141,9 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
 
+  dcsim::sim::install_interrupt_handlers();
+  if (*run_cmd || *sweep_cmd) // TMPDIR folders of dcsim processes killed earlier (SIGKILL cannot clean up)
+    dcsim::sim::reclaim_stale_dirs(dcsim::sim::temp_root(), "dcsim-", dcsim::sim::RECLAIM_AFTER_S);
   if (*run_cmd) {
     if (replicas > 0) run.overrides.push_back(fmt::format("replicas={}", replicas));
     if (seed >= 0) run.overrides.push_back(fmt::format("seed={}", seed));

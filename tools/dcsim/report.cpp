@@ -2,6 +2,7 @@
 
 #include "sim/csv.hpp"
 #include "sim/csv_reader.hpp"
+#include "tools/dcsim/completion.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 #include "tools/dcsim/svg_chart.hpp"
@@ -545,6 +546,10 @@ int report_command(const std::string& out_dir, const std::string& output) {
   const std::filesystem::path dir(out_dir);
   if (!std::filesystem::is_directory(dir)) {
     std::cerr << fmt::format("dcsim report: {}: not a directory\n", out_dir);
+    return 2;
+  }
+  if (const std::string why = completion_problem(dir, {"summary.csv"}); !why.empty()) {
+    std::cerr << fmt::format("dcsim report: {}: not a complete run's outputs: {}\n", out_dir, why);
     return 2;
   }
   std::string html;

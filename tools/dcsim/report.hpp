@@ -23,7 +23,8 @@ namespace dcsim::tools {
 /// The report's HTML. Throws std::runtime_error when summary.csv is missing or malformed.
 std::string report_html(const std::filesystem::path& out_dir);
 
-/// `dcsim report`: writes OUT_DIR/report.html (or `output`); returns the exit code.
+/// `dcsim report`: writes OUT_DIR/report.html (or `output`); returns the exit code (2 when OUT_DIR is not
+/// a complete run's outputs: tools/dcsim/completion.hpp).
 int report_command(const std::string& out_dir, const std::string& output);
 
 } // namespace dcsim::tools

@@ -1,6 +1,10 @@
 #include "tools/dcsim/runner.hpp"
 
+#include "sim/event_queue.hpp"
+#include "sim/interrupt.hpp"
 #include "sim/process_pool.hpp"
+#include "tools/dcsim/completion.hpp"
+#include "tools/dcsim/output_folder.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
 #include <fmt/format.h>
@@ -9,12 +13,19 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <cstdio>
 #include <iostream>
 #include <thread>
 #include <unistd.h>
 
 namespace dcsim::tools {
+
+std::string no_progress_message(int replica, const std::string& why) {
+  return fmt::format("replica {}: the run cannot progress: {} (check the scenario's failure rates, repair and "
+                     "detection times, and intervals: events pile up while simulated time stands still)",
+                     replica, why);
+}
 
 int default_parallelism() {
   const unsigned n = std::thread::hardware_concurrency();
@@ -75,7 +86,11 @@ std::vector<ledger::ReplicaResult> run_replica_results(World& world, int first, 
   auto payloads = pool.map(
       count,
       [&](int replica, const std::function<void(double)>& progress) {
-        return ledger::encode_replica(world.run_replica(first + replica, progress));
+        try {
+          return ledger::encode_replica(world.run_replica(first + replica, progress));
+        } catch (const sim::NoProgress& e) {
+          throw sim::NoProgress(no_progress_message(first + replica, e.what()));
+        }
       },
       report);
   if (printed && tty) std::cerr << "\n";
@@ -135,6 +150,14 @@ int run_command(const RunOptions& options) {
   const Scenario& scenario = *loaded.scenario;
   const std::filesystem::path out_dir =
       options.out_dir.empty() ? std::filesystem::path("out") / scenario.name : std::filesystem::path(options.out_dir);
+  // Before anything is simulated: the target must be replaceable and its parent writable.
+  std::optional<OutputFolder> folder;
+  try {
+    folder.emplace(out_dir);
+  } catch (const OutputFolderError& e) {
+    std::cerr << "dcsim: " << e.what() << "\n";
+    return EXIT_BAD_INPUT;
+  }
   try {
     const auto t0 = std::chrono::steady_clock::now();
     World world(scenario);
@@ -162,14 +185,21 @@ int run_command(const RunOptions& options) {
       replicas = run_replicas(world, parallel, options.quiet);
     }
     const RunSummary summary = summarize_replicas(replicas);
-    write_outputs(out_dir, ran, replicas, summary);
-    write_scenario_document(out_dir, document);
+    write_outputs(folder->staging(), ran, replicas, summary);
+    write_scenario_document(folder->staging(), document);
+    write_completion_marker(folder->staging());
+    sim::die_if_interrupted(); // nothing published after SIGINT/SIGTERM
+    folder->publish();
     std::cout << summary_table(ran, summary, world.layout().gpus());
-    std::cout << fmt::format("outputs written to {}/\n", out_dir.string());
+    std::cout << fmt::format("outputs written to {}/\n", folder->target().string());
     return 0;
+  } catch (const sim::NoProgress& e) {
+    std::cerr << "dcsim: " << e.what() << "\n";
+    return EXIT_NO_PROGRESS;
   } catch (const std::exception& e) {
+    sim::die_if_interrupted(); // a child ended by the signal: die of it too, not "run failed"
     std::cerr << "dcsim: run failed: " << e.what() << "\n";
-    return 1;
+    return EXIT_RUNTIME_FAILURE;
   }
 }
 

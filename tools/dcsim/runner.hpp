@@ -12,6 +12,15 @@
 
 namespace dcsim::tools {
 
+/// Exit codes of the run-like commands (README "Exit codes"): 0 ok, 1 runtime failure, 2 bad input or
+/// usage, 3 the run cannot progress (sim::NoProgress: events pile up while simulated time stands still).
+inline constexpr int EXIT_RUNTIME_FAILURE = 1;
+inline constexpr int EXIT_BAD_INPUT = 2;
+inline constexpr int EXIT_NO_PROGRESS = 3;
+
+/// The message of a replica that cannot progress, as printed after "dcsim: ".
+std::string no_progress_message(int replica, const std::string& why);
+
 struct RunProgress {
   bool quiet = true;
 };
@@ -25,7 +34,8 @@ struct RunProgress {
 std::vector<ledger::ReplicaResult> run_replica_results(World& world, int first, int count, int parallel,
                                                        bool quiet, const std::function<void(double)>& publish = {});
 
-/// Runs every replica of the World's scenario, `parallel` at a time; outputs in replica order.
+/// Runs every replica of the World's scenario, `parallel` at a time; outputs in replica order. Throws
+/// sim::NoProgress (message from no_progress_message) when a replica cannot progress.
 /// Unless quiet, reports progress on stderr once the run has lasted a second. With `publish`, the
 /// fraction of the run done is handed to it instead (e.g. by a sweep point) and nothing is printed.
 std::vector<ReplicaOutputs> run_replicas(World& world, int parallel, bool quiet,

@@ -3,7 +3,11 @@
 #include "models/world.hpp"
 #include "sim/csv.hpp"
 #include "sim/csv_reader.hpp"
+#include "sim/event_queue.hpp"
+#include "sim/interrupt.hpp"
 #include "sim/process_pool.hpp"
+#include "tools/dcsim/completion.hpp"
+#include "tools/dcsim/output_folder.hpp"
 #include "tools/dcsim/outputs.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
@@ -32,32 +36,6 @@ std::string read_file(const std::filesystem::path& path, bool& ok) {
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
-}
-
-std::string fnv1a64(std::string_view bytes) {
-  std::uint64_t h = 14695981039346656037ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return fmt::format("{:016x}", h);
-}
-
-bool is_temporary(const std::string& name) {
-  return name.find(".tmp-") != std::string::npos;
-}
-
-/// The output files of a point directory, sorted (not the marker, not temporary files).
-std::vector<std::string> output_files(const std::filesystem::path& dir) {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (!e.is_regular_file() || name == POINT_COMPLETE_FILE || is_temporary(name)) continue;
-    names.push_back(name);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 } // namespace
@@ -148,15 +126,7 @@ std::string point_dir_name(int index, int points) {
 }
 
 void mark_point_complete(const std::filesystem::path& dir, const SweepPoint& point) {
-  Json files = Json::array();
-  for (const auto& name : output_files(dir)) {
-    bool ok = false;
-    const std::string bytes = read_file(dir / name, ok);
-    if (!ok) throw std::runtime_error(fmt::format("{}: cannot read the file", (dir / name).string()));
-    files.push_back(Json{{"name", name}, {"bytes", bytes.size()}, {"fnv1a64", fnv1a64(bytes)}});
-  }
-  const Json marker{{"format", 1}, {"point", point.index}, {"scenario", point.document}, {"files", files}};
-  sim::write_file_atomically(dir / POINT_COMPLETE_FILE, marker.dump(1) + "\n");
+  write_completion_marker(dir, Json{{"point", point.index}, {"scenario", point.document}});
 }
 
 bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point, std::string* why) {
@@ -298,6 +268,12 @@ int sweep_command(const SweepOptions& o) {
   const int count = static_cast<int>(points.size());
   auto point_dir = [&](int index) { return out_dir / "points" / point_dir_name(index, count); };
 
+  try { // before anything runs: the points' folder must be writable
+    check_writable_folder(out_dir / "points");
+  } catch (const OutputFolderError& e) {
+    std::cerr << "dcsim sweep: " << e.what() << "\n";
+    return EXIT_BAD_INPUT;
+  }
   try {
     std::vector<int> todo;
     for (const auto& p : points)
@@ -308,13 +284,10 @@ int sweep_command(const SweepOptions& o) {
         resumed ? fmt::format("{} already complete, ", resumed) : std::string(), todo.size());
     std::cout << std::flush;
 
-    for (int index : todo) { // a point being (re)run never looks complete
-      const auto dir = point_dir(index);
-      std::filesystem::create_directories(dir);
-      std::filesystem::remove(dir / POINT_COMPLETE_FILE);
-      for (const auto& e : std::filesystem::directory_iterator(dir))
-        if (is_temporary(e.path().filename().string())) std::filesystem::remove(e.path());
-    }
+    // Points are written into temporary folders and renamed into place complete (output_folder.hpp): a
+    // point being (re)run keeps its earlier complete outputs until then. sweep.csv is rebuilt at the end,
+    // so it goes now: a sweep killed half-way leaves no summary that disagrees with its points.
+    if (!todo.empty()) std::filesystem::remove(out_dir / "sweep.csv");
 
     const int parallel = o.parallel > 0 ? o.parallel : default_parallelism();
     const int outer = std::max(1, std::min(parallel, static_cast<int>(todo.size())));
@@ -346,13 +319,17 @@ int sweep_command(const SweepOptions& o) {
           const SweepPoint& p = points[static_cast<std::size_t>(index)];
           try {
             const Scenario& scenario = *scenarios[static_cast<std::size_t>(index)];
+            OutputFolder folder(point_dir(index));
             World world(scenario);
             const auto replicas = run_replicas(world, inner, true, progress);
             const RunSummary summary = summarize_replicas(replicas);
-            const auto dir = point_dir(index);
-            write_outputs(dir, scenario, replicas, summary);
-            write_scenario_document(dir, p.document);
-            mark_point_complete(dir, p);
+            write_outputs(folder.staging(), scenario, replicas, summary);
+            write_scenario_document(folder.staging(), p.document);
+            mark_point_complete(folder.staging(), p);
+            sim::die_if_interrupted();
+            folder.publish();
+          } catch (const sim::NoProgress& e) {
+            throw sim::NoProgress(fmt::format("point {} ({}): {}", index, p.label(), e.what()));
           } catch (const std::exception& e) {
             throw std::runtime_error(fmt::format("point {} ({}): {}", index, p.label(), e.what()));
           }
@@ -386,9 +363,13 @@ int sweep_command(const SweepOptions& o) {
     }
     std::cout << fmt::format("outputs written to {}/ (sweep.csv, points/)\n", out_dir.string());
     return 0;
+  } catch (const sim::NoProgress& e) {
+    std::cerr << "\ndcsim sweep: " << e.what() << "\n";
+    return EXIT_NO_PROGRESS;
   } catch (const std::exception& e) {
+    sim::die_if_interrupted();
     std::cerr << "\ndcsim sweep: failed: " << e.what() << "\n";
-    return 1;
+    return EXIT_RUNTIME_FAILURE;
   }
 }
 

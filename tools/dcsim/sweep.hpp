@@ -11,14 +11,15 @@
 //
 // Completeness. A point is complete when its complete.json exists, names the same scenario document
 // (the base scenario after --set, without its sweep block, with the point's values applied) and lists
-// every output file with its size and FNV-1a 64 hash, each matching the file on disk. complete.json is
-// written through a temporary name after every output file, and deleted before a point is (re)run, so
-// a run killed at any moment leaves its in-flight points without a marker. `--resume` skips complete
-// points; sweep.csv is rebuilt from the points' summary.csv files, so it is byte-identical whether or not
-// the sweep was resumed.
+// every output file with its size and FNV-1a 64 hash, each matching the file on disk (completion.hpp).
+// A point is written into a temporary folder, complete.json last, and renamed into place complete
+// (output_folder.hpp), so a run killed at any moment leaves each point as it was or complete. `--resume`
+// skips complete points; sweep.csv is removed when points start to run and rebuilt from the points'
+// summary.csv files, so it is byte-identical whether or not the sweep was resumed.
 #pragma once
 
 #include "models/scenario.hpp"
+#include "tools/dcsim/completion.hpp"
 
 #include <filesystem>
 #include <string>
@@ -56,7 +57,7 @@ std::vector<SweepPoint> expand_points(const sim::Json& base, const std::vector<S
 /// A value as shown in sweep.csv and labels: strings as they are, anything else as compact JSON.
 std::string render_sweep_value(const sim::Json& value);
 
-inline constexpr const char* POINT_COMPLETE_FILE = "complete.json";
+inline constexpr const char* POINT_COMPLETE_FILE = COMPLETE_FILE; ///< the point's completion marker
 std::string point_dir_name(int index, int points); ///< "point-007", at least 3 digits
 /// Records the point as complete (call after every output file is written).
 void mark_point_complete(const std::filesystem::path& dir, const SweepPoint& point);

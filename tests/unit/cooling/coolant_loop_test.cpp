@@ -35,22 +35,53 @@ TEST_CASE("pump redundancy: N+1 keeps full flow after one loss, then flow drops,
   const CoolingSpec s = spec();
   CoolantLoops loops(s, 8, 200);
   CHECK(loops.loop_flow_frac(0) == 1.0);
-  loops.pump_failed(0); // 2 x 0.5 = 1: the redundant pump covers it
+  loops.pump_failed(0, 0); // 2 x 0.5 = 1: the redundant pump covers it
   CHECK(loops.loop_flow_frac(0) == 1.0);
   CHECK(loops.flow_l_per_min(1) == 200);
-  loops.pump_failed(0); // 1 x 0.5: half the flow to every branch, the loop keeps running
+  loops.pump_failed(0, 1); // 1 x 0.5: half the flow to every branch, the loop keeps running
   CHECK(loops.loop_flow_frac(0) == 0.5);
   CHECK(loops.flow_l_per_min(3) == 100);
   CHECK(loops.pressure_drop_kpa(3) == Approx(10)); // 40 kPa x 0.5²
   CHECK(loops.flow_l_per_min(4) == 200);           // the other loop is untouched
-  loops.pump_failed(0);
+  loops.pump_failed(0, 2);
   CHECK(loops.loop_flow_frac(0) == 0.0);
-  loops.pump_repaired(0);
+  loops.pump_repaired(0, 2);
   CHECK(loops.loop_flow_frac(0) == 0.5);
   loops.cdu_failed(1);
   CHECK(loops.flow_l_per_min(5) == 0.0);
   loops.cdu_repaired(1);
   CHECK(loops.flow_l_per_min(5) == 200);
+}
+
+TEST_CASE("two modes striking the same pumps: a pump works once every fault on it is repaired, a loop "
+          "without pumps is down (no error)",
+          "[unit][cooling]") {
+  // 3 pumps of capacity 0.5. Mode A strikes pumps 0, 1 and 2, mode B strikes pumps 0 and 1 again: five
+  // faults on three pumps, none working: φ = 0 (the loop is down), every branch of loop 0 without flow.
+  const CoolingSpec s = spec();
+  CoolantLoops loops(s, 8, 200);
+  for (int pump = 0; pump < 3; ++pump)
+    loops.pump_failed(0, pump);
+  loops.pump_failed(0, 0);
+  loops.pump_failed(0, 1);
+  CHECK(loops.pumps_up(0) == 0);
+  CHECK(loops.loop_flow_frac(0) == 0.0);
+  CHECK(loops.flow_l_per_min(2) == 0.0);
+  CHECK(loops.flow_l_per_min(4) == 200); // loop 1 untouched
+  // Mode A repairs pumps 0 and 1: both still held by mode B, so still no pump works.
+  loops.pump_repaired(0, 0);
+  loops.pump_repaired(0, 1);
+  CHECK(loops.pumps_up(0) == 0);
+  // Mode A repairs pump 2: one pump, half the flow.
+  loops.pump_repaired(0, 2);
+  CHECK(loops.pumps_up(0) == 1);
+  CHECK(loops.flow_l_per_min(2) == 100);
+  // Mode B repairs pump 0: two pumps (2 x 0.5), full flow; then pump 1: all three.
+  loops.pump_repaired(0, 0);
+  CHECK(loops.loop_flow_frac(0) == 1.0);
+  loops.pump_repaired(0, 1);
+  CHECK(loops.pumps_up(0) == 3);
+  CHECK_THROWS(loops.pump_repaired(0, 1)); // no fault left on it
 }
 
 TEST_CASE("a valve fault or a closed branch touches only its rack", "[unit][cooling]") {
@@ -79,8 +110,8 @@ TEST_CASE("every loop's energy balance closes: heat removed = electrical power",
   CoolantLoops loops(s, 8, 250);
   loops.valve_failed(1);
   loops.close_branch(2);
-  loops.pump_failed(1);
-  loops.pump_failed(1); // loop 1 at half flow
+  loops.pump_failed(1, 0);
+  loops.pump_failed(1, 2); // loop 1 at half flow
   const std::vector<double> power_w = {170e3, 150e3, 0, 60e3, 120e3, 175e3, 20e3, 0};
   for (int l = 0; l < loops.loops(); ++l) {
     const LoopReading r = loops.read(l, 45, power_w);

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <string>
 
 using dcsim::sim::EventQueue;
@@ -61,4 +62,51 @@ TEST_CASE("the head-changed hook fires when the earliest date changes", "[unit][
   CHECK(changes == 3);
   q.cancel(late);
   CHECK(changes == 4);
+}
+
+TEST_CASE("watchdog: too many events at one date stop the run with NoProgress", "[unit][event_queue]") {
+  EventQueue q;
+  q.set_watchdog({/*max_events_at_one_date=*/1000, /*window_events=*/1'000'000, /*max_windows=*/1000});
+  std::function<void()> again = [&] { q.after(0, again); }; // an event that reschedules itself at now
+  q.at(5'000'000, again);
+  CHECK_THROWS_AS(q.run_until(10'000'000), dcsim::sim::NoProgress);
+  CHECK(q.events_run() == 1000);
+  CHECK(q.now() == 5'000'000);
+  try {
+    EventQueue r;
+    r.set_watchdog({1000, 1'000'000, 1000});
+    std::function<void()> loop = [&] { r.after(0, loop); };
+    r.at(5'000'000, loop);
+    r.run_until(10'000'000);
+  } catch (const dcsim::sim::NoProgress& e) {
+    CHECK(std::string(e.what()) == "1000 events fired at t = 5.000000 s of simulated time without the clock moving");
+  }
+}
+
+TEST_CASE("watchdog: a clock that crawls stops the run, a busy but moving one does not", "[unit][event_queue]") {
+  // Windows of 100 events must move the clock by at least horizon / 10 = 1 s (horizon 10 s).
+  const EventQueue::Watchdog dog{/*max_events_at_one_date=*/1000, /*window_events=*/100, /*max_windows=*/10};
+  {
+    EventQueue q; // one event every 5 ms: 100 events move the clock 0.5 s < 1 s
+    q.set_watchdog(dog);
+    std::function<void()> tick = [&] { q.after(5'000, tick); };
+    q.at(0, tick);
+    try {
+      q.run_until(10'000'000);
+      FAIL("no NoProgress");
+    } catch (const dcsim::sim::NoProgress& e) {
+      CHECK(std::string(e.what()) ==
+            "100 events moved the clock only 0.5 s (from t = 0.000000 s to 0.500000 s): at that pace the run's "
+            "10 s of simulated time would take more than 1e+03 events");
+    }
+    CHECK(q.events_run() == 100);
+  }
+  {
+    EventQueue q; // one event every 20 ms: 100 events move it 2 s; 500 events run to the end
+    q.set_watchdog(dog);
+    std::function<void()> tick = [&] { q.after(20'000, tick); };
+    q.at(0, tick);
+    q.run_until(10'000'000);
+    CHECK(q.events_run() == 501);
+  }
 }

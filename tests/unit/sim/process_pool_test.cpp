@@ -1,7 +1,10 @@
 #include "sim/process_pool.hpp"
 
+#include "sim/event_queue.hpp"
+
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <string>
 #include <unistd.h>
 
@@ -36,4 +39,19 @@ TEST_CASE("a crashing task is reported with its signal", "[unit][process_pool]")
     return "ok";
   };
   CHECK_THROWS_WITH(ProcessPool(2).map(2, task), Catch::Contains("task 1 failed: killed by signal 6"));
+}
+
+TEST_CASE("a task that cannot progress is reported as NoProgress, and no task starts after a failure",
+          "[unit][process_pool]") {
+  // One at a time: task 1 throws NoProgress, so tasks 2..9 never start (they would leave a file).
+  const std::string marks = "process-pool-fail-fast-" + std::to_string(::getpid());
+  auto task = [&marks](int i, const auto&) -> std::string {
+    if (i == 1) throw dcsim::sim::NoProgress("stuck at t = 1 s");
+    if (i >= 2) std::fopen(("/tmp/" + marks + "-" + std::to_string(i)).c_str(), "w");
+    return "ok";
+  };
+  CHECK_THROWS_MATCHES(ProcessPool(1).map(10, task), dcsim::sim::NoProgress,
+                       Catch::Matchers::Message("stuck at t = 1 s"));
+  for (int i = 2; i < 10; ++i)
+    CHECK(::access(("/tmp/" + marks + "-" + std::to_string(i)).c_str(), F_OK) != 0);
 }
