@@ -1,6 +1,7 @@
 // Hostile input (issue 13): every class the probe found is a located error with exit code 2, never a
 // crash, a hang, a wrapped integer, a file read outside the scenario's folder or file contents echoed.
 // Same style as bad_input_test.cpp: a valid base scenario, edited, and the exact messages.
+#include "models/scenario.hpp"
 #include "sim/json_reader.hpp"
 #include "tests/support/shell.hpp"
 #include "tools/dcsim/scenario_file.hpp"
@@ -8,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <climits>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
@@ -252,4 +255,18 @@ TEST_CASE("hostile input: a FIFO given as the scenario is an error through the b
   CHECK(v.output == file + ": --set: the argument is not valid UTF-8\n" + file +
                         ": --set jobs.99999999999999999999: /jobs has 1 elements; there is no element "
                         "99999999999999999999\n");
+}
+
+TEST_CASE("hostile input: every key table bounds its integers within int and its durations by the limit",
+          "[unit][bad_input]") {
+  for (const dcsim::sim::KeyTable* table : dcsim::scenario_key_tables())
+    for (const auto& k : table->keys) {
+      INFO(table->path << "/" << k.name);
+      if (k.type == dcsim::sim::ValueType::INTEGER && k.name != "seed") {
+        CHECK(k.bounds.min >= INT_MIN);
+        CHECK(k.bounds.max <= INT_MAX);
+      }
+      const bool duration = k.unit == "h" || k.unit == "s" || k.unit == "us" || k.unit == "ns";
+      if (duration && k.type != dcsim::sim::ValueType::INTEGER) CHECK(std::isfinite(k.bounds.max));
+    }
 }
