@@ -301,7 +301,11 @@ int sweep_command(const SweepOptions& o) {
       continue;
     }
     sim::Problems problems;
-    scenarios[static_cast<std::size_t>(p.index)] = decode_scenario(p.document, stem, problems);
+    try { // the boundary, as in load_scenario_text: a JSON library exception is an input error
+      scenarios[static_cast<std::size_t>(p.index)] = decode_scenario(p.document, stem, problems);
+    } catch (const sim::Json::exception& e) {
+      problems.add("", "cannot read the document: " + sim::excerpt(e.what(), 160));
+    }
     errors += problems.format(where);
   }
   if (!errors.empty()) {
