@@ -17,8 +17,10 @@ const KeyTable& scenario_keys() {
   static const KeyTable table{
       "scenario", "", "a candidate design and how it is operated",
       {
-          KeyDef{"name", ValueType::STRING, "", nullptr, "scenario name used in outputs", {}, {},
-                 "the file name without .json"},
+          KeyDef{"name", ValueType::STRING, "", nullptr,
+                 "scenario name used in outputs and as the default output folder out/<name> (letters, digits, _ . "
+                 "-; at most 64 characters; not starting with '.')",
+                 {}, {}, "the file name without .json (other characters replaced by _)"},
           KeyDef{"seed", ValueType::INTEGER, "", 1, "seed of every random stream", sim::between(0, 9.0e15)},
           KeyDef{"replicas", ValueType::INTEGER, "", 10, "independent histories simulated (Monte Carlo)",
                  sim::between(1, 100000)},
@@ -95,9 +97,17 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   const sim::Node root(document, "", scenario_keys(), problems);
   if (!document.is_object()) return std::nullopt; // nothing else can be said
   Scenario s;
-  s.name = root.optional_string("name").value_or(default_name);
+  s.name = sim::sanitised_name(default_name);
+  if (auto name = root.optional_string("name")) { // a path component (out/<name>): never "..", "/" or hidden
+    if (std::string problem = sim::name_problem(*name); !problem.empty())
+      root.problem("name", problem);
+    else if (name->front() == '.')
+      root.problem("name", "must not start with '.'");
+    else
+      s.name = *name;
+  }
   s.seed = static_cast<std::uint64_t>(root.integer("seed"));
-  s.replicas = static_cast<int>(root.integer("replicas"));
+  s.replicas = root.int32("replicas");
   s.duration_h = root.number("duration_h");
   s.hardware = hardware::decode_hardware(root.object("hardware", hardware::hardware_keys()));
   const sim::Node cluster = root.object("cluster", hardware::cluster_keys());
@@ -221,6 +231,19 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
       problems.add(fmt::format("/jobs/{}/arrival_h", i),
                    fmt::format("must be < duration_h ({} h): the job would never run", s.duration_h),
                    &document.at("jobs").at(i).at("arrival_h"));
+  }
+  // A measured job's FLOPs against its GPUs' peak: more than the peak is an inconsistent job, not a fast one.
+  const double peak_flops = s.hardware.gpu.peak_tflops * 1e12;
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    const auto& job = s.jobs[i];
+    if (job.kind != workload::JobKind::TRAINING || job.model || job.model_flops_per_step <= 0) continue;
+    const double mfu = job.model_flops_per_step / (job.step_time_s * job.gpus * peak_flops);
+    if (!(mfu <= 1))
+      problems.add(fmt::format("/jobs/{}/model_flops_per_step", i),
+                   fmt::format("gives an MFU of {:.4g} (model_flops_per_step / (step_time_s x gpus x {} TFLOP/s "
+                               "peak)): must be <= 1",
+                               mfu, s.hardware.gpu.peak_tflops),
+                   &document.at("jobs").at(i).at("model_flops_per_step"));
   }
   // Model-derived jobs against the hardware: precision, NVLink domain, memory.
   for (std::size_t i = 0; i < s.jobs.size(); ++i)

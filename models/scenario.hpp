@@ -52,8 +52,8 @@ struct Scenario {
   std::vector<SweepAxis> sweep;
 };
 
-/// The most GPUs a scenario may have (memory: a SimGrid host and its port cost ~3 KB).
-inline constexpr long long MAX_GPUS = 1 << 20;
+/// The most GPUs a scenario may have (see hardware::MAX_GPUS).
+inline constexpr long long MAX_GPUS = hardware::MAX_GPUS;
 
 const sim::KeyTable& scenario_keys();
 const sim::KeyTable& output_keys();

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <climits>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -38,6 +40,58 @@ bool is_integral(const Json& v) {
   return std::isfinite(d) && d == std::floor(d);
 }
 
+/// Cuts `text` to at most `limit` bytes without splitting a UTF-8 sequence.
+std::size_t utf8_cut(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return text.size();
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+    --cut;
+  return cut;
+}
+
+void render_string(std::string_view s, std::string& out, std::size_t limit) {
+  // Only the part that can show: the rest of a 300,000-character string is never copied.
+  const std::string head(s.substr(0, utf8_cut(s, limit + 1)));
+  out += Json(head).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+/// Compact JSON as Json::dump writes it, stopping once `out` exceeds `limit`: the recursion never goes
+/// deeper than the characters written.
+void render_bounded(const Json& v, std::string& out, std::size_t limit) {
+  if (out.size() > limit) return;
+  switch (v.type()) {
+  case Json::value_t::object: {
+    out += '{';
+    bool first = true;
+    for (auto it = v.begin(); it != v.end() && out.size() <= limit; ++it) {
+      if (!first) out += ',';
+      first = false;
+      render_string(it.key(), out, limit);
+      out += ':';
+      render_bounded(it.value(), out, limit);
+    }
+    out += '}';
+    break;
+  }
+  case Json::value_t::array: {
+    out += '[';
+    bool first = true;
+    for (auto it = v.begin(); it != v.end() && out.size() <= limit; ++it) {
+      if (!first) out += ',';
+      first = false;
+      render_bounded(*it, out, limit);
+    }
+    out += ']';
+    break;
+  }
+  case Json::value_t::string: render_string(v.get_ref<const std::string&>(), out, limit); break;
+  default: out += v.dump(-1, ' ', false, Json::error_handler_t::replace); break;
+  }
+}
+
+/// Thrown from the parser callback when a document nests deeper than MAX_DEPTH.
+struct TooDeep {};
+
 std::string quoted_list(const std::vector<std::string>& words) {
   std::string out;
   for (std::size_t i = 0; i < words.size(); ++i) {
@@ -60,6 +114,16 @@ std::string_view type_name(ValueType type) {
   case ValueType::NUMBER_OR_STRING: return "number or string";
   }
   return "?";
+}
+
+std::string Bounds::requirement(double v) const {
+  if (!max_reason) return describe();
+  const bool above = max_open ? !(v < max) : !(v <= max);
+  if (above && !std::isnan(v))
+    return fmt::format("{} {}, {}", max_open ? "<" : "<=", format_number(max), max_reason);
+  Bounds lower = *this;
+  lower.max = std::numeric_limits<double>::infinity();
+  return lower.describe();
 }
 
 bool Bounds::contains(double v) const {
@@ -85,6 +149,98 @@ Bounds non_negative() { return Bounds{0.0, std::numeric_limits<double>::infinity
 Bounds at_least(double min) { return Bounds{min, std::numeric_limits<double>::infinity(), false, false}; }
 Bounds fraction() { return Bounds{0.0, 1.0, false, false}; }
 Bounds between(double min, double max) { return Bounds{min, max, false, false}; }
+Bounds limited(Bounds bounds, double max, const char* reason) {
+  bounds.max = max;
+  bounds.max_open = false;
+  bounds.max_reason = reason;
+  return bounds;
+}
+
+std::string name_problem(std::string_view name) {
+  if (name.empty()) return "must not be empty";
+  if (name.size() > MAX_NAME_CHARS) return fmt::format("must be at most {} characters", MAX_NAME_CHARS);
+  if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+      std::string_view::npos)
+    return "must use only letters, digits, '_', '.' and '-'";
+  return {};
+}
+
+std::string sanitised_name(std::string_view text) {
+  std::string out;
+  for (char c : text.substr(0, MAX_NAME_CHARS)) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-' || c == '.';
+    out += ok ? c : '_';
+  }
+  if (out.empty()) out = "scenario";
+  if (out.front() == '.') out.front() = '_'; // never "." or "..", never hidden
+  return out;
+}
+
+bool valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c & 0xE0) == 0xC0) {
+      n = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + n >= text.size()) return false; // truncated sequence
+    for (std::size_t k = 1; k <= n; ++k) {
+      const auto d = static_cast<unsigned char>(text[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    static constexpr std::uint32_t MIN_CP[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < MIN_CP[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false; // overlong, surrogate
+    i += n + 1;
+  }
+  return true;
+}
+
+std::string excerpt(std::string_view text, std::size_t limit) {
+  std::string out;
+  const bool cut = text.size() > limit;
+  for (char c : text.substr(0, cut ? (limit > 3 ? limit - 3 : 0) : text.size()))
+    out += c >= 0x20 && c < 0x7F ? c : '?';
+  if (cut) out += "...";
+  return out;
+}
+
+KeyTable::KeyTable(std::string area_, std::string path_, std::string summary_, std::vector<KeyDef> keys_)
+    : area(std::move(area_)), path(std::move(path_)), summary(std::move(summary_)), keys(std::move(keys_)) {
+  for (KeyDef& k : keys) {
+    const bool numeric =
+        k.type == ValueType::NUMBER || k.type == ValueType::INTEGER || k.type == ValueType::NUMBER_OR_STRING;
+    if (!numeric) continue;
+    if (k.type == ValueType::INTEGER) {
+      if (!std::isfinite(k.bounds.min)) k.bounds.min = INT_MIN;
+      if (!std::isfinite(k.bounds.max)) k.bounds = limited(k.bounds, INT_MAX, "the largest integer dcsim reads");
+      continue;
+    }
+    if (std::isfinite(k.bounds.max)) continue;
+    // Durations: every date and duration must fit a Tick with room for sums (sim/units.hpp).
+    const char* reason = "dcsim's limit on durations (10^6 h)";
+    if (k.unit == "h") k.bounds = limited(k.bounds, MAX_DURATION_H, reason);
+    if (k.unit == "s") k.bounds = limited(k.bounds, MAX_DURATION_S, reason);
+    if (k.unit == "us") k.bounds = limited(k.bounds, MAX_DURATION_S * 1e6, reason);
+    if (k.unit == "ns") k.bounds = limited(k.bounds, MAX_DURATION_S * 1e9, reason);
+  }
+}
 
 std::string KeyDef::default_text() const {
   if (!default_value.is_null()) return default_value.dump();
@@ -108,19 +264,26 @@ void Problems::add(std::string pointer, std::string message, const Json* got) {
 }
 
 std::string Problems::format(std::string_view file) const {
+  constexpr std::size_t POINTER_LIMIT = 200;
   std::string out;
-  for (const auto& p : list_) {
-    out += fmt::format("{}: {}: {}", file, p.pointer.empty() ? "/" : p.pointer, p.message);
+  for (std::size_t i = 0; i < list_.size() && i < MAX_PROBLEMS_SHOWN; ++i) {
+    const Problem& p = list_[i];
+    std::string pointer = p.pointer.empty() ? "/" : p.pointer;
+    if (pointer.size() > POINTER_LIMIT) pointer = pointer.substr(0, utf8_cut(pointer, POINTER_LIMIT - 3)) + "...";
+    out += fmt::format("{}: {}: {}", file, pointer, p.message);
     if (!p.got.empty()) out += fmt::format(" (got {})", p.got);
     out += '\n';
   }
+  if (list_.size() > MAX_PROBLEMS_SHOWN)
+    out += fmt::format("{}: {} more problems not shown\n", file, list_.size() - MAX_PROBLEMS_SHOWN);
   return out;
 }
 
 std::string render_value(const Json& value) {
-  std::string text = value.dump();
   constexpr std::size_t LIMIT = 60;
-  if (text.size() > LIMIT) text = text.substr(0, LIMIT - 3) + "...";
+  std::string text;
+  render_bounded(value, text, LIMIT);
+  if (text.size() > LIMIT) text = text.substr(0, utf8_cut(text, LIMIT - 3)) + "...";
   return text;
 }
 
@@ -158,8 +321,11 @@ Json parse_json_text(std::string_view text, Problems& problems) {
   using Event = Json::parse_event_t;
   Json::parser_callback_t callback = [&](int, Event event, Json& parsed) {
     switch (event) {
-    case Event::object_start: frames.push_back(Frame{}); break;
-    case Event::array_start: frames.push_back(Frame{true, 0, {}, {}}); break;
+    case Event::object_start:
+    case Event::array_start:
+      if (frames.size() >= static_cast<std::size_t>(MAX_DEPTH)) throw TooDeep{};
+      frames.push_back(Frame{event == Event::array_start, 0, {}, {}});
+      break;
     case Event::key: {
       Frame& f = frames.back();
       f.key = parsed.get<std::string>();
@@ -189,7 +355,31 @@ Json parse_json_text(std::string_view text, Problems& problems) {
     }
     problems.add_raw(Problem{location, what, {}});
     return Json(Json::value_t::discarded);
+  } catch (const TooDeep&) {
+    problems.add_raw(Problem{path(), fmt::format("nested deeper than {} levels of arrays and objects", MAX_DEPTH), {}});
+    return Json(Json::value_t::discarded);
+  } catch (const Json::out_of_range& e) {
+    // "[json.exception.out_of_range.406] number overflow parsing '1e999'": where, from the frames.
+    const std::string what = e.what();
+    std::string got;
+    if (const auto open = what.find('\''); open != std::string::npos)
+      got = excerpt(std::string_view(what).substr(open + 1, what.size() - open - 2), 40);
+    problems.add_raw(Problem{path(), "number beyond the range of a double (about 1.8e308)", got});
+    return Json(Json::value_t::discarded);
+  } catch (const Json::exception& e) {
+    problems.add_raw(Problem{path(), "cannot read this JSON: " + excerpt(e.what(), 120), {}});
+    return Json(Json::value_t::discarded);
   }
+}
+
+std::optional<Json> parse_json_value(std::string_view text, std::string& error) {
+  Problems problems;
+  Json value = parse_json_text(text, problems);
+  if (problems.empty()) return value;
+  const Problem& first = problems.list().front();
+  if (value.is_discarded() && first.pointer.rfind("line ", 0) == 0) return std::nullopt; // not JSON: a string
+  error = first.message + (first.got.empty() ? "" : " (got " + first.got + ")");
+  return std::nullopt;
 }
 
 Node::Node(const Json& value, std::string pointer, const KeyTable& table, Problems& problems)
@@ -205,6 +395,8 @@ Node::Node(const Json& value, std::string pointer, const KeyTable& table, Proble
     std::string best;
     std::size_t best_distance = 3; // suggest only close names
     for (const auto& k : table.keys) {
+      const std::size_t length_gap = key.size() > k.name.size() ? key.size() - k.name.size() : k.name.size() - key.size();
+      if (length_gap >= best_distance) continue; // the distance is at least the gap: skip long keys cheaply
       const std::size_t d = edit_distance(key, k.name);
       if (d < best_distance) {
         best_distance = d;
@@ -258,7 +450,7 @@ std::optional<double> Node::checked_number(std::string_view key, const Json& v, 
   }
   const double d = v.get<double>();
   if (!def.bounds.contains(d)) {
-    problem(key, "must be " + def.bounds.describe());
+    problem(key, "must be " + def.bounds.requirement(d));
     return std::nullopt;
   }
   return d;
@@ -285,11 +477,18 @@ std::optional<std::int64_t> Node::optional_integer(std::string_view key) const {
                                          : std::nullopt;
   auto d = checked_number(key, *v, def);
   if (!d) return std::nullopt;
-  if (std::fabs(*d) > 9.0e15) {
+  if (std::fabs(*d) > 9.0e15) { // beyond 2^53 a double no longer holds every integer
     problem(key, "is too large");
     return std::nullopt;
   }
   return static_cast<std::int64_t>(*d);
+}
+
+int Node::int32(std::string_view key) const {
+  const KeyDef& def = table_->key(key);
+  if (def.bounds.min < INT_MIN || def.bounds.max > INT_MAX)
+    throw std::logic_error(fmt::format("{}: key \"{}\" is read as an int but its bounds exceed int", table_->path, key));
+  return static_cast<int>(integer(key));
 }
 
 std::int64_t Node::integer(std::string_view key) const {
@@ -341,7 +540,7 @@ Node::NumberOrWord Node::number_or_word(std::string_view key) const {
   if (value.is_string()) {
     out.word = value.get<std::string>();
     if (std::find(def.choices.begin(), def.choices.end(), out.word) == def.choices.end()) {
-      problem(key, fmt::format("must be a number {} or {}", def.bounds.describe(), quoted_list(def.choices)));
+      problem(key, fmt::format("must be a number {} or {}", def.bounds.requirement(std::nan("")), quoted_list(def.choices)));
       out.word.clear();
     }
     return out;
@@ -351,10 +550,10 @@ Node::NumberOrWord Node::number_or_word(std::string_view key) const {
     if (def.bounds.contains(d))
       out.number = d;
     else
-      problem(key, fmt::format("must be a number {} or {}", def.bounds.describe(), quoted_list(def.choices)));
+      problem(key, fmt::format("must be a number {} or {}", def.bounds.requirement(d), quoted_list(def.choices)));
     return out;
   }
-  if (v) problem(key, fmt::format("must be a number {} or {}", def.bounds.describe(), quoted_list(def.choices)));
+  if (v) problem(key, fmt::format("must be a number {} or {}", def.bounds.requirement(std::nan("")), quoted_list(def.choices)));
   return out;
 }
 
@@ -378,10 +577,12 @@ std::vector<Node> Node::objects(std::string_view key, const KeyTable& element_ta
 }
 
 std::string apply_override(Json& document, std::string_view assignment) {
+  if (!valid_utf8(assignment)) return "--set: the argument is not valid UTF-8";
   const auto eq = assignment.find('=');
   if (eq == std::string_view::npos || eq == 0)
-    return fmt::format("--set {}: expected key.path=value", assignment);
+    return fmt::format("--set {}: expected key.path=value", excerpt(assignment));
   const std::string path(assignment.substr(0, eq));
+  const std::string shown = excerpt(path); // paths are quoted short: the whole path may be megabytes
   const std::string text(assignment.substr(eq + 1));
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {
@@ -390,33 +591,36 @@ std::string apply_override(Json& document, std::string_view assignment) {
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
+  if (parts.size() > static_cast<std::size_t>(MAX_DEPTH))
+    return fmt::format("--set {}: the path is deeper than {} keys", shown, MAX_DEPTH);
+  std::string error;
+  std::optional<Json> parsed = parse_json_value(text, error);
+  if (!error.empty()) return fmt::format("--set {}: {}", shown, error);
   Json* node = &document;
   std::string where;
+  auto at = [&where] { return where.empty() ? std::string("/") : excerpt(where); };
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const std::string& part = parts[i];
-    if (part.empty()) return fmt::format("--set {}: empty key in path", path);
+    if (part.empty()) return fmt::format("--set {}: empty key in path", shown);
     const bool last = i + 1 == parts.size();
     if (node->is_array()) {
       if (part.find_first_not_of("0123456789") != std::string::npos)
-        return fmt::format("--set {}: {} is an array; \"{}\" is not an index", path, where.empty() ? "/" : where,
-                           part);
-      const auto index = std::stoull(part);
+        return fmt::format("--set {}: {} is an array; \"{}\" is not an index", shown, at(), excerpt(part));
+      std::size_t index = 0;
+      const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), index);
+      if (ec != std::errc() || end != part.data() + part.size() || index > node->size())
+        return fmt::format("--set {}: {} has {} elements; there is no element {}", shown, at(), node->size(),
+                           excerpt(part, 24));
       if (index == node->size()) node->push_back(last ? Json() : Json::object()); // one past the end appends
-      if (index >= node->size())
-        return fmt::format("--set {}: {} has {} elements; there is no element {}", path, where, node->size(),
-                           index);
       node = &(*node)[index];
     } else {
       if (node->is_null()) *node = Json::object();
       if (!node->is_object())
-        return fmt::format("--set {}: {} is not an object", path, where.empty() ? "/" : where);
+        return fmt::format("--set {}: {} is not an object", shown, at());
       node = &(*node)[part];
     }
     where += "/" + pointer_token(part);
-    if (last) {
-      Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-      *node = value.is_discarded() ? Json(text) : std::move(value);
-    }
+    if (last) *node = parsed ? std::move(*parsed) : Json(text);
   }
   return {};
 }

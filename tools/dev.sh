@@ -3,10 +3,11 @@
 #
 #   tools/dev.sh run [dcsim run options]  set up, build, run scenarios/default.json (summary on stdout)
 #   tools/dev.sh test                     set up, build, run the test suite, then the unit tests under
-#                                         AddressSanitizer + UndefinedBehaviorSanitizer
+#                                         AddressSanitizer + UndefinedBehaviorSanitizer, then the loader
+#                                         fuzzer for DCSIM_FUZZ_SECONDS (default 60; tools/fuzz)
 #   tools/dev.sh build                    set up and build only
 #
-# Package installation needs root (or sudo). Builds go to build/ (Release) and build-asan/.
+# Package installation needs root (or sudo). Builds go to build/ (Release), build-asan/ and build-fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +15,9 @@ PACKAGES=(cmake g++ make pkg-config libsimgrid-dev libboost-graph-dev nlohmann-j
           libcli11-dev)
 # Only for the tests: the report is checked in headless chromium, the notebook runs under jupyter
 # nbconvert (pandas, matplotlib, ipykernel), scenarios are validated against `dcsim schema` by jsonschema.
-TEST_PACKAGES=(chromium jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-jsonschema)
+# The loader fuzzer (tools/fuzz) is built with clang's libFuzzer.
+TEST_PACKAGES=(chromium jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-jsonschema
+               clang libclang-rt-14-dev)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 say() { printf '== %s\n' "$*" >&2; }
@@ -67,6 +70,8 @@ case "$cmd" in
        ctest -j "$JOBS" --output-on-failure --timeout 900 -R '^unit:')
     # (catch_discover_tests drops the space of the "unit: " prefix from most names: '^unit: ' matched 5
     # of the 108 unit tests; '^unit:' runs them all, ~40 s under the sanitizers.)
+    say "fuzzing the scenario loader for ${DCSIM_FUZZ_SECONDS:-60} s (libFuzzer + ASan + UBSan)"
+    tools/fuzz "${DCSIM_FUZZ_SECONDS:-60}"
     ;;
   *)
     echo "usage: tools/dev.sh run|test|build" >&2

@@ -199,7 +199,7 @@ std::string check_trace_temp(double temp_c) {
 
 CoolingSpec decode_cooling(const sim::Node& n) {
   CoolingSpec s;
-  s.racks_per_loop = static_cast<int>(n.integer("racks_per_loop"));
+  s.racks_per_loop = n.int32("racks_per_loop");
   s.isolation = n.string("isolation") == "loop" ? Isolation::LOOP : Isolation::RACK;
   s.supply_c = n.number("supply_c");
   s.daily_amplitude_k = n.number("daily_amplitude_k");
@@ -216,7 +216,7 @@ CoolingSpec decode_cooling(const sim::Node& n) {
     s.rack_flow_given = true;
   }
   s.cdu_capacity_kw = n.number("cdu_capacity_kw");
-  s.pumps = static_cast<int>(n.integer("pumps"));
+  s.pumps = n.int32("pumps");
   s.pump_capacity_frac = n.number("pump_capacity_frac");
   s.branch_pressure_drop_kpa = n.number("branch_pressure_drop_kpa");
   s.valve_fault_flow_frac = n.number("valve_fault_flow_frac");
@@ -230,7 +230,7 @@ CoolingSpec decode_cooling(const sim::Node& n) {
                    : gauges == "cluster" ? RackyGauges::CLUSTER
                                          : RackyGauges::LOOP;
   s.racky_detect_s = n.number("racky_detect_s");
-  s.crews = static_cast<int>(n.integer("crews"));
+  s.crews = n.int32("crews");
 
   // Throttle curve: temperatures increasing above throttle_c, clocks non-increasing.
   const KeyDef& curve_def = cooling_keys().key("throttle_curve");

@@ -88,7 +88,7 @@ FabricSpec decode_fabric(const sim::Node& fabric, double nic_gbps) {
   FabricSpec s;
   s.kind = fabric.string("kind") == "ib" ? FabricKind::IB : FabricKind::ROCE;
   const KindDefaults& defaults = s.kind == FabricKind::IB ? IB_DEFAULTS : ROCE_DEFAULTS;
-  s.planes = static_cast<int>(fabric.integer("planes"));
+  s.planes = fabric.int32("planes");
   s.nic_ports_per_gpu = static_cast<int>(fabric.optional_integer("nic_ports_per_gpu").value_or(s.planes));
   if (s.nic_ports_per_gpu % s.planes != 0)
     fabric.problem("nic_ports_per_gpu",
@@ -96,7 +96,7 @@ FabricSpec decode_fabric(const sim::Node& fabric, double nic_gbps) {
                                "each GPU",
                                s.planes));
   s.port_gbps = fabric.optional_number("port_gbps").value_or(nic_gbps / s.nic_ports_per_gpu);
-  s.tiers = static_cast<int>(fabric.integer("tiers"));
+  s.tiers = fabric.int32("tiers");
   if (auto radix = fabric.optional_integer("switch_radix")) {
     s.switch_radix = static_cast<int>(*radix);
   } else if (s.kind == FabricKind::IB) {

@@ -117,7 +117,7 @@ const KeyTable& failure_mode_keys() {
                  "fewer than power_shelves_needed are up)",
                  {}, scope_choices()},
           KeyDef{"mtbf_h", ValueType::NUMBER, "h", nullptr, "mean time between failures of one unit",
-                 sim::positive(), {}, RATE_NOTE},
+                 sim::limited(sim::positive(), 1e12, "dcsim's limit on MTBFs (10^12 h)"), {}, RATE_NOTE},
           KeyDef{"rate_per_gpu_day", ValueType::NUMBER, "1/(GPU·day)", nullptr,
                  "failures per GPU per day; a unit fails at this rate times its GPUs", sim::positive(), {},
                  RATE_NOTE},
@@ -209,6 +209,8 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
       if (mode.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
           std::string::npos)
         m.problem("name", "must use only letters, digits, '_', '.' and '-'");
+      else if (mode.name.size() > sim::MAX_NAME_CHARS)
+        m.problem("name", sim::name_problem(mode.name));
       else if (!names.insert(mode.name).second)
         m.problem("name", "duplicate failure mode name");
     } else if (m.has("name")) {

@@ -31,6 +31,10 @@ double GpuSpec::peak_tflops_at(Precision precision) const {
   return 0;
 }
 
+sim::Bounds gpu_count(double min) {
+  return sim::limited(sim::at_least(min), static_cast<double>(MAX_GPUS), "dcsim's limit of 2^20 GPUs");
+}
+
 namespace {
 sim::Bounds efficiency() { return sim::Bounds{0.0, 1.0, true, false}; } // in (0, 1]
 } // namespace
@@ -94,22 +98,22 @@ const KeyTable& rack_keys() {
       {
           KeyDef{"kind", ValueType::STRING, "", "nvl72",
                  "nvl72: one 72-GPU NVLink domain per rack; hgx: racks of 8-GPU servers", {}, {"nvl72", "hgx"}},
-          KeyDef{"gpus", ValueType::INTEGER, "", 72, "nvl72 only: GPUs per rack", sim::at_least(1)},
+          KeyDef{"gpus", ValueType::INTEGER, "", 72, "nvl72 only: GPUs per rack", gpu_count(1)},
           KeyDef{"gpus_per_tray", ValueType::INTEGER, "", 4, "nvl72 only: GPUs per compute tray (one node)",
-                 sim::at_least(1)},
+                 gpu_count(1)},
           KeyDef{"spare_gpus", ValueType::INTEGER, "", 0,
-                 "nvl72 only: GPUs per rack held back as in-rack spares", sim::non_negative()},
+                 "nvl72 only: GPUs per rack held back as in-rack spares", gpu_count(0)},
           KeyDef{"power_shelves", ValueType::INTEGER, "", 8,
                  "nvl72 only: power shelves feeding the rack's busbar (8 in GB200/GB300 NVL72 racks: NVIDIA DGX "
                  "GB200 user guide, Supermicro GB300 NVL72 sheet)",
-                 sim::at_least(1)},
+                 sim::Bounds{1, 64, true, true}},
           KeyDef{"power_shelves_needed", ValueType::INTEGER, "", 7,
                  "nvl72 only: shelves the rack needs to run; more down at once take the rack down (7 of 8, N+1, "
                  "is an estimate: set it from the vendor's redundancy scheme)",
-                 sim::at_least(1)},
+                 sim::Bounds{1, 64, true, true}},
           KeyDef{"gpus_per_node", ValueType::INTEGER, "", 8, "hgx only: GPUs per server (one NVLink domain)",
-                 sim::at_least(1)},
-          KeyDef{"nodes_per_rack", ValueType::INTEGER, "", 4, "hgx only: servers per rack", sim::at_least(1)},
+                 gpu_count(1)},
+          KeyDef{"nodes_per_rack", ValueType::INTEGER, "", 4, "hgx only: servers per rack", gpu_count(1)},
           KeyDef{"nvlink_gbps", ValueType::NUMBER, "Gb/s", nullptr,
                  "NVLink bandwidth per GPU, both directions summed as datasheets quote it", sim::positive(), {},
                  "catalogue figure of /hardware/gpu/model"},
@@ -123,7 +127,7 @@ const KeyTable& cluster_keys() {
                               "how many racks the datacenter has",
                               {
                                   KeyDef{"racks", ValueType::INTEGER, "", nullptr,
-                                         "racks of /hardware/rack/kind (spare racks included)", sim::at_least(1)},
+                                         "racks of /hardware/rack/kind (spare racks included)", gpu_count(1)},
                               }};
   return table;
 }
@@ -153,13 +157,13 @@ HardwareSpec decode_hardware(const sim::Node& hardware) {
   const sim::Node rack = hardware.object("rack", rack_keys());
   RackSpec& r = spec.rack;
   r.kind = rack.string("kind") == "hgx" ? RackKind::HGX : RackKind::NVL72;
-  r.gpus = static_cast<int>(rack.integer("gpus"));
-  r.gpus_per_tray = static_cast<int>(rack.integer("gpus_per_tray"));
-  r.spare_gpus = static_cast<int>(rack.integer("spare_gpus"));
-  r.power_shelves = static_cast<int>(rack.integer("power_shelves"));
-  r.power_shelves_needed = static_cast<int>(rack.integer("power_shelves_needed"));
-  r.gpus_per_node = static_cast<int>(rack.integer("gpus_per_node"));
-  r.nodes_per_rack = static_cast<int>(rack.integer("nodes_per_rack"));
+  r.gpus = rack.int32("gpus");
+  r.gpus_per_tray = rack.int32("gpus_per_tray");
+  r.spare_gpus = rack.int32("spare_gpus");
+  r.power_shelves = rack.int32("power_shelves");
+  r.power_shelves_needed = rack.int32("power_shelves_needed");
+  r.gpus_per_node = rack.int32("gpus_per_node");
+  r.nodes_per_rack = rack.int32("nodes_per_rack");
   r.nvlink_gbps = rack.optional_number("nvlink_gbps").value_or(kind->nvlink_gbps);
 
   const char* other = r.kind == RackKind::NVL72 ? "hgx" : "nvl72";
@@ -169,6 +173,10 @@ HardwareSpec decode_hardware(const sim::Node& hardware) {
     if (rack.has(key))
       rack.problem(key, fmt::format("applies only to racks of kind \"{}\" (kind is \"{}\")", other,
                                     rack_kind_name(r.kind)));
+  if (r.kind == RackKind::HGX && static_cast<long long>(r.gpus_per_node) * r.nodes_per_rack > MAX_GPUS) {
+    rack.problem("nodes_per_rack", fmt::format("gives racks of more than dcsim's limit of {} GPUs", MAX_GPUS));
+    r.nodes_per_rack = 1; // keeps gpus_per_rack() within int while the other problems are found
+  }
   if (r.kind == RackKind::NVL72) {
     if (r.gpus % r.gpus_per_tray != 0)
       rack.problem("gpus_per_tray", fmt::format("must divide gpus ({}) into whole trays", r.gpus));
@@ -182,7 +190,7 @@ HardwareSpec decode_hardware(const sim::Node& hardware) {
 
 ClusterSpec decode_cluster(const sim::Node& cluster) {
   ClusterSpec spec;
-  spec.racks = static_cast<int>(cluster.integer("racks"));
+  spec.racks = cluster.int32("racks");
   return spec;
 }
 

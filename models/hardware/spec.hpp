@@ -15,6 +15,12 @@
 
 namespace dcsim::hardware {
 
+/// The most GPUs a scenario may have (memory: a SimGrid host and its port cost ~3 KB). Every count of
+/// GPUs or racks in a scenario is bounded by it, so products of two counts fit 64 bits.
+inline constexpr long long MAX_GPUS = 1 << 20;
+/// Bounds of a count of GPUs, racks or servers: >= min, at most MAX_GPUS.
+sim::Bounds gpu_count(double min);
+
 enum class RackKind { NVL72, HGX };
 std::string_view rack_kind_name(RackKind kind);
 

@@ -1,5 +1,7 @@
 #include "models/ops/rlcc_spec.hpp"
 
+#include "models/hardware/spec.hpp"
+
 #include <set>
 
 namespace dcsim::ops {
@@ -35,8 +37,8 @@ const KeyTable& wave_keys() {
           KeyDef{"name", ValueType::STRING, "", nullptr, "identifier used in events.csv (letters, digits, _ . -)"},
           KeyDef{"start_h", ValueType::NUMBER, "h", 0.0, "first step", sim::non_negative()},
           KeyDef{"every_h", ValueType::NUMBER, "h", nullptr, "cadence: time between steps", sim::positive()},
-          KeyDef{"racks_per_step", ValueType::INTEGER, "", 1, "racks taken out of service per step", sim::at_least(1)},
-          KeyDef{"racks", ValueType::INTEGER, "", nullptr, "racks covered, from rack 0", sim::at_least(1), {},
+          KeyDef{"racks_per_step", ValueType::INTEGER, "", 1, "racks taken out of service per step", hardware::gpu_count(1)},
+          KeyDef{"racks", ValueType::INTEGER, "", nullptr, "racks covered, from rack 0", hardware::gpu_count(1), {},
                  "every rack"},
           KeyDef{"service_h", ValueType::NUMBER, "h", nullptr, "the work on each step's racks", sim::non_negative()},
           KeyDef{"coolant", ValueType::BOOLEAN, "", false,
@@ -60,12 +62,14 @@ RlccSpec decode_rlcc(const sim::Node& n) {
           wave.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
               std::string::npos)
         w.problem("name", "must be non-empty and use only letters, digits, '_', '.' and '-'");
+      else if (wave.name.size() > sim::MAX_NAME_CHARS)
+        w.problem("name", sim::name_problem(wave.name));
       else if (!names.insert(wave.name).second)
         w.problem("name", "duplicate wave name");
     }
     wave.start_h = w.number("start_h");
     wave.every_h = w.number("every_h");
-    wave.racks_per_step = static_cast<int>(w.integer("racks_per_step"));
+    wave.racks_per_step = w.int32("racks_per_step");
     wave.racks = static_cast<int>(w.optional_integer("racks").value_or(0));
     wave.service_h = w.number("service_h");
     wave.coolant = w.boolean("coolant");

@@ -17,9 +17,9 @@ const KeyTable& operations_keys() {
                  "from a healthy allocation to training again: reschedule, initialisation, checkpoint load",
                  sim::non_negative()},
           KeyDef{"spare_racks", ValueType::INTEGER, "", 0,
-                 "nvl72 only: whole racks held idle to replace a job's rack", sim::non_negative()},
+                 "nvl72 only: whole racks held idle to replace a job's rack", hardware::gpu_count(0)},
           KeyDef{"spare_nodes", ValueType::INTEGER, "", 0,
-                 "hgx only: whole servers held idle to replace a job's server", sim::non_negative()},
+                 "hgx only: whole servers held idle to replace a job's server", hardware::gpu_count(0)},
           KeyDef{"repair_crews", ValueType::INTEGER, "", 0,
                  "repairs that can run at once (others queue in detection order); 0 = unlimited",
                  sim::non_negative()},
@@ -58,9 +58,9 @@ const KeyTable& operations_keys() {
           KeyDef{"cold_spare_racks", ValueType::INTEGER, "", 0,
                  "nvl72 only: racks kept powered off, brought into service after cold_swap_h when no warm spare "
                  "is left",
-                 sim::non_negative()},
+                 hardware::gpu_count(0)},
           KeyDef{"cold_spare_nodes", ValueType::INTEGER, "", 0, "hgx only: servers kept as cold spares",
-                 sim::non_negative()},
+                 hardware::gpu_count(0)},
           KeyDef{"cold_swap_h", ValueType::NUMBER, "h", 24.0, "time to bring a cold spare into service",
                  sim::positive()},
       }};
@@ -100,9 +100,9 @@ double pipeline_mean_h(const std::vector<RepairStage>& stages) {
 OperationsSpec decode_operations(const sim::Node& n, hardware::RackKind rack_kind) {
   OperationsSpec spec;
   spec.restart_s = n.number("restart_s");
-  spec.spare_racks = static_cast<int>(n.integer("spare_racks"));
-  spec.spare_nodes = static_cast<int>(n.integer("spare_nodes"));
-  spec.repair_crews = static_cast<int>(n.integer("repair_crews"));
+  spec.spare_racks = n.int32("spare_racks");
+  spec.spare_nodes = n.int32("spare_nodes");
+  spec.repair_crews = n.int32("repair_crews");
   spec.planned_interval_h = n.number("planned_interval_h");
   spec.planned_downtime_s = n.number("planned_downtime_s");
   spec.collective_timeout_s = n.number("collective_timeout_s");
@@ -115,6 +115,8 @@ OperationsSpec decode_operations(const sim::Node& n, hardware::RackKind rack_kin
     const sim::Node& st = stages[i];
     RepairStage stage;
     stage.name = st.string("name");
+    if (st.has("name"))
+      if (std::string problem = sim::name_problem(stage.name); !problem.empty()) st.problem("name", problem);
     stage.duration_h = st.number("duration_h");
     const std::string dist = st.string("dist");
     stage.dist = dist == "exponential" ? failure::RepairDist::EXPONENTIAL
@@ -133,13 +135,13 @@ OperationsSpec decode_operations(const sim::Node& n, hardware::RackKind rack_kin
     spec.repair_pipeline.push_back(stage);
   }
   spec.escape_refail_h = n.number("escape_refail_h");
-  spec.lemon_retire_failures = static_cast<int>(n.integer("lemon_retire_failures"));
+  spec.lemon_retire_failures = n.int32("lemon_retire_failures");
   spec.lemon_window_h = n.number("lemon_window_h");
   spec.lemon_fix_frac = n.number("lemon_fix_frac");
   spec.retire_replace_h = n.number("retire_replace_h");
   spec.warm_swap_s = n.number("warm_swap_s");
-  spec.cold_spare_racks = static_cast<int>(n.integer("cold_spare_racks"));
-  spec.cold_spare_nodes = static_cast<int>(n.integer("cold_spare_nodes"));
+  spec.cold_spare_racks = n.int32("cold_spare_racks");
+  spec.cold_spare_nodes = n.int32("cold_spare_nodes");
   spec.cold_swap_h = n.number("cold_swap_h");
   if (rack_kind == hardware::RackKind::NVL72 && n.has("cold_spare_nodes"))
     n.problem("cold_spare_nodes", "applies only to racks of kind \"hgx\"; nvl72 designs use cold_spare_racks");

@@ -23,7 +23,7 @@ const KeyTable& job_keys() {
       {
           KeyDef{"name", ValueType::STRING, "", nullptr, "identifier used in every output (letters, digits, _ . -)"},
           KeyDef{"kind", ValueType::STRING, "", "training", "what the job does", {}, {"training", "inference"}},
-          KeyDef{"gpus", ValueType::INTEGER, "", nullptr, "GPUs the job runs on", sim::at_least(1)},
+          KeyDef{"gpus", ValueType::INTEGER, "", nullptr, "GPUs the job runs on", hardware::gpu_count(1)},
           KeyDef{"step_time_s", ValueType::NUMBER, "s", nullptr, "measured time of one training step on healthy GPUs",
                  sim::positive(), {}, "required without model; derived with it"},
           KeyDef{"model_flops_per_step", ValueType::NUMBER, "FLOP", nullptr,
@@ -159,13 +159,15 @@ std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
           job.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
               std::string::npos)
         j.problem("name", "must be non-empty and use only letters, digits, '_', '.' and '-'");
+      else if (job.name.size() > sim::MAX_NAME_CHARS)
+        j.problem("name", sim::name_problem(job.name));
       else if (job.name == "cluster")
         j.problem("name", "\"cluster\" is reserved for cluster-wide rows of the outputs");
       else if (!names.insert(job.name).second)
         j.problem("name", "duplicate job name");
     }
     job.kind = j.string("kind") == "inference" ? JobKind::INFERENCE : JobKind::TRAINING;
-    job.gpus = static_cast<int>(j.integer("gpus"));
+    job.gpus = j.int32("gpus");
     static const char* const INFERENCE_KEYS[] = {"tokens_per_s_per_gpu", "demand_tokens_per_s", "demand_swing_frac",
                                                  "demand_peak_hour", "demand_step_h", "move_s", "sunk",
                                                  "demand_trace", "demand_trace_file"};
@@ -188,7 +190,7 @@ std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
       job.demand_step_h = j.number("demand_step_h");
       job.move_s = j.number("move_s");
       job.sunk = j.boolean("sunk");
-      job.priority = static_cast<int>(j.integer("priority"));
+      job.priority = j.int32("priority");
       job.arrival_h = j.number("arrival_h");
       job.min_gpus_frac = j.number("min_gpus_frac");
       if (job.arrival_h > 0) j.problem("arrival_h", "inference services run from the start");
@@ -224,7 +226,7 @@ std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
       job.tokens_per_step = job.model->model.tokens_per_step();
     }
 
-    job.priority = static_cast<int>(j.integer("priority"));
+    job.priority = j.int32("priority");
     job.arrival_h = j.number("arrival_h");
     job.work_h = j.number("work_h");
     job.min_gpus_frac = j.number("min_gpus_frac");

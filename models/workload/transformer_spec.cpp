@@ -96,12 +96,12 @@ ModelJobSpec decode_model_job(const sim::Node& job, int gpus) {
   ParallelismSpec& p = out.parallelism;
   const sim::Node model = job.object("model", model_keys());
   const sim::Node par = job.object("parallelism", parallelism_keys());
-  auto integer = [](const sim::Node& n, const char* key) { return static_cast<int>(n.integer(key)); };
+  auto integer = [](const sim::Node& n, const char* key) { return n.int32(key); };
 
   m.layers = integer(model, "layers");
   m.hidden = integer(model, "hidden");
   m.heads = integer(model, "heads");
-  m.ffn_hidden = static_cast<int>(model.optional_integer("ffn_hidden").value_or(4LL * m.hidden));
+  m.ffn_hidden = static_cast<int>(model.optional_integer("ffn_hidden").value_or(std::min<long long>(4LL * m.hidden, INT_MAX)));
   m.kv_heads = static_cast<int>(model.optional_integer("kv_heads").value_or(m.heads));
   m.seq_len = integer(model, "seq_len");
   m.vocab = integer(model, "vocab");

@@ -185,7 +185,8 @@ TEST_CASE("bad input: jobs", "[unit][bad_input]") {
   CHECK(errors_with({service + R"("demand_trace": [[0, 1]], "demand_trace_file": "d.csv"})"}) ==
         "t.json: /jobs/0/demand_trace_file: give demand_trace or demand_trace_file, not both (got \"d.csv\")\n");
   CHECK(errors_with({service + R"("demand_trace_file": "no-such-demand.csv"})"}) ==
-        "t.json: /jobs/0/demand_trace_file: cannot read no-such-demand.csv (got \"no-such-demand.csv\")\n");
+        "t.json: /jobs/0/demand_trace_file: cannot read no-such-demand.csv: No such file or directory (got "
+        "\"no-such-demand.csv\")\n");
   CHECK(errors_with({service + R"("demand_tokens_per_s": 5, "arrival_h": 2})"}) ==
         "t.json: /jobs/0/arrival_h: inference services run from the start (got 2)\n");
   CHECK(errors_with({"jobs.0.step_time_s=0"}) == "t.json: /jobs/0/step_time_s: must be > 0 (got 0)\n");

@@ -19,8 +19,8 @@
 
 namespace {
 
-int validate_command(const std::string& path, const std::vector<std::string>& overrides) {
-  const auto loaded = dcsim::tools::load_scenario(path, overrides);
+int validate_command(const std::string& path, const std::vector<std::string>& overrides, bool allow_outside_files) {
+  const auto loaded = dcsim::tools::load_scenario(path, overrides, {allow_outside_files});
   if (!loaded.scenario) {
     std::cerr << loaded.errors;
     return 2;
@@ -42,6 +42,7 @@ int validate_command(const std::string& path, const std::vector<std::string>& ov
 int main(int argc, char** argv) {
   dcsim::tools::use_transparent_huge_pages(argv);
   CLI::App app{"dcsim: discrete-event simulator of AI factories (goodput and MFU of GPU clusters)"};
+  const char* const OUTSIDE_HELP = "let trace files named by the scenario lie outside its folder";
   app.require_subcommand(1);
   app.set_version_flag("--version", "dcsim 0.1.0");
   const std::string exit_codes =
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   run_cmd->add_option("--set", run.overrides, "override a scenario key: key.path=value (repeatable)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "no progress on stderr");
+  run_cmd->add_flag("--allow-outside-files", run.allow_outside_files, OUTSIDE_HELP);
   run_cmd
       ->add_option("--ci-target", run.ci_target,
                    "adaptive replication: add replicas until every job's goodput_frac 95% CI half-width is <= this")
@@ -84,6 +86,7 @@ int main(int argc, char** argv) {
   sweep_cmd->add_option("--set", sweep.overrides, "override a key of every point: key.path=value (repeatable)");
   sweep_cmd->add_flag("--resume", sweep.resume, "skip points whose outputs are complete (see complete.json)");
   sweep_cmd->add_flag("-q,--quiet", sweep.quiet, "no progress on stderr");
+  sweep_cmd->add_flag("--allow-outside-files", sweep.allow_outside_files, OUTSIDE_HELP);
 
   dcsim::tools::CompareOptions compare;
   auto* compare_cmd = app.add_subcommand(
@@ -104,6 +107,8 @@ int main(int argc, char** argv) {
   auto* validate_cmd = app.add_subcommand("validate", "check a scenario and report every problem");
   validate_cmd->add_option("scenario", validate_path, "scenario JSON file")->required();
   validate_cmd->add_option("--set", validate_overrides, "override a scenario key: key.path=value (repeatable)");
+  bool validate_outside = false;
+  validate_cmd->add_flag("--allow-outside-files", validate_outside, OUTSIDE_HELP);
 
   std::string step_path;
   std::vector<std::string> step_overrides;
@@ -112,6 +117,8 @@ int main(int argc, char** argv) {
   step_cmd->add_option("scenario", step_path, "scenario JSON file")->required();
   step_cmd->add_option("--set", step_overrides, "override a scenario key: key.path=value (repeatable)");
   step_cmd->add_flag("--json", step_json, "one JSON object per job and line");
+  bool step_outside = false;
+  step_cmd->add_flag("--allow-outside-files", step_outside, OUTSIDE_HELP);
   dcsim::tools::TopologyOptions topology;
   auto* topology_cmd = app.add_subcommand("topology", "size the scenario's scale-out fabric (switches, links, "
                                                       "optics, bisection, diameter, power)");
@@ -121,6 +128,7 @@ int main(int argc, char** argv) {
                            "write a Graphviz view to FILE (the whole graph up to 300 vertices, else plane 0 "
                            "reduced)");
   topology_cmd->add_option("--set", topology.overrides, "override a scenario key: key.path=value (repeatable)");
+  topology_cmd->add_flag("--allow-outside-files", topology.allow_outside_files, OUTSIDE_HELP);
 
   std::string area;
   auto* describe_cmd = app.add_subcommand(
@@ -156,8 +164,8 @@ int main(int argc, char** argv) {
   }
   if (*compare_cmd) return dcsim::tools::compare_command(compare);
   if (*report_cmd) return dcsim::tools::report_command(report_dir, report_output);
-  if (*validate_cmd) return validate_command(validate_path, validate_overrides);
-  if (*step_cmd) return dcsim::tools::step_command(step_path, step_overrides, step_json);
+  if (*validate_cmd) return validate_command(validate_path, validate_overrides, validate_outside);
+  if (*step_cmd) return dcsim::tools::step_command(step_path, step_overrides, step_json, step_outside);
   if (*topology_cmd) return dcsim::tools::topology_command(topology);
   if (*schema_cmd) {
     std::cout << dcsim::tools::scenario_json_schema().dump(2) << "\n";

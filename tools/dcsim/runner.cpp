@@ -142,7 +142,7 @@ void write_scenario_document(const std::filesystem::path& dir, const sim::Json& 
 }
 
 int run_command(const RunOptions& options) {
-  const LoadedScenario loaded = load_scenario(options.scenario_path, options.overrides);
+  const LoadedScenario loaded = load_scenario(options.scenario_path, options.overrides, {options.allow_outside_files});
   if (!loaded.scenario) {
     std::cerr << loaded.errors;
     return 2;

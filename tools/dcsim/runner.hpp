@@ -72,6 +72,7 @@ struct RunOptions {
   std::vector<std::string> overrides;
   double ci_target = 0; ///< > 0: adaptive replication (see run_until_ci)
   int max_replicas = 200;
+  bool allow_outside_files = false; ///< trace files may lie outside the scenario's folder
 };
 int run_command(const RunOptions& options);
 

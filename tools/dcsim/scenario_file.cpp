@@ -2,13 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <fcntl.h>
 #include <functional>
 #include <optional>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <utility>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace dcsim::tools {
 
@@ -36,46 +38,82 @@ struct TraceFormat {
   std::function<std::string(double v)> check_value;
 };
 
+/// A cell of a trace file, quoted in a message only when short printable ASCII (else nothing is quoted).
+std::string cell_excerpt(std::string_view cell) {
+  constexpr std::size_t LIMIT = 40;
+  if (cell.size() > LIMIT) return {};
+  for (char c : cell)
+    if (c < 0x20 || c >= 0x7F) return {};
+  return sim::render_value(sim::Json(std::string(cell)));
+}
+
+/// True when `target` lies inside the folder `folder` (both absolute and canonical).
+bool is_inside(const std::filesystem::path& folder, const std::filesystem::path& target) {
+  if (folder.empty() || !folder.is_absolute() || !target.is_absolute()) return false;
+  auto f = folder.begin(), t = target.begin();
+  for (; f != folder.end(); ++f, ++t) {
+    if (f->empty()) continue; // a trailing separator
+    if (t == target.end() || *f != *t) return false;
+  }
+  return t != target.end();
+}
+
 /// Reads the trace file named by the string `key` at `pointer` (relative paths from the scenario file's
-/// directory). Problems are located at that key, with the file's line.
+/// directory). Problems are located at that key, with the file's line; no line of the file is quoted.
 std::optional<std::vector<std::pair<double, double>>> read_trace_file(const sim::Json& key, const std::string& pointer,
                                                                       const std::string& file, const TraceFormat& format,
+                                                                      const LoadOptions& options,
                                                                       sim::Problems& problems) {
   if (!key.is_string() || key.get<std::string>().empty()) return std::nullopt;
   const std::string header_text = "time_h," + format.value;
-  const std::string name = key.get<std::string>();
+  const std::string& name = key.get_ref<const std::string&>();
+  const std::string shown = sim::excerpt(name, 40);
+  std::filesystem::path folder = std::filesystem::path(file).parent_path();
+  if (folder.empty()) folder = "."; // absolute("") is "", inside which everything would lie
   std::filesystem::path path(name);
-  if (path.is_relative()) path = std::filesystem::path(file).parent_path() / path;
+  if (path.is_relative()) path = folder / path;
   std::error_code ec;
-  std::ifstream in(path, std::ios::binary);
-  if (!in || !std::filesystem::is_regular_file(path, ec)) {
-    problems.add(pointer, fmt::format("cannot read {}", path.string()), &key);
+  if (!options.allow_outside_files) {
+    const auto base = std::filesystem::weakly_canonical(std::filesystem::absolute(folder, ec), ec);
+    const auto target = ec ? std::filesystem::path() : std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+    if (ec || !is_inside(base, target)) {
+      problems.add(pointer,
+                   "must name a file inside the scenario's folder (links followed; --allow-outside-files lifts this)",
+                   &key);
+      return std::nullopt;
+    }
+  }
+  std::string text;
+  if (const std::string why = read_regular_file(path, MAX_INPUT_BYTES, text); !why.empty()) {
+    problems.add(pointer, fmt::format("cannot read {}: {}", shown, why), &key);
     return std::nullopt;
   }
   std::vector<std::pair<double, double>> trace;
   const std::size_t before = problems.size();
-  std::string line;
   int number = 0;
   bool header = false;
   double previous_time = -1;
   auto bad = [&](const std::string& message, const std::string& got) {
-    problems.add_raw({pointer, fmt::format("{} line {}: {}", name, number, message), got});
+    problems.add_raw({pointer, fmt::format("{} line {}: {}", shown, number, message), got});
   };
-  while (std::getline(in, line)) {
+  for (std::size_t start = 0; start < text.size();) {
+    auto stop = text.find('\n', start);
+    if (stop == std::string::npos) stop = text.size();
+    const std::string row = trim(std::string_view(text).substr(start, stop - start));
+    start = stop + 1;
     ++number;
-    const std::string row = trim(line);
     if (row.empty() || row.front() == '#') continue;
     if (!header) {
       header = true;
       std::string compact;
       for (char c : row)
         if (c != ' ' && c != '\t') compact += c;
-      if (compact != header_text) bad(fmt::format("the header must be {}", header_text), sim::render_value(row));
+      if (compact != header_text) bad(fmt::format("the header must be {}", header_text), {});
       continue;
     }
     const auto comma = row.find(',');
     if (comma == std::string::npos || row.find(',', comma + 1) != std::string::npos) {
-      bad("expected two fields: " + header_text, sim::render_value(row));
+      bad("expected two fields: " + header_text, {});
       continue;
     }
     const std::string time_text = trim(row.substr(0, comma));
@@ -83,27 +121,28 @@ std::optional<std::vector<std::pair<double, double>>> read_trace_file(const sim:
     double t = 0, v = 0;
     const bool t_ok = parse_double(time_text, t);
     const bool v_ok = parse_double(value_text, v);
-    if (!t_ok) bad("time_h must be a number", sim::render_value(time_text));
-    if (!v_ok) bad(format.value + " must be a number", sim::render_value(value_text));
+    if (!t_ok) bad("time_h must be a number", cell_excerpt(time_text));
+    if (!v_ok) bad(format.value + " must be a number", cell_excerpt(value_text));
     if (!t_ok || !v_ok) continue;
-    if (auto e = format.check_time(previous_time, t); !e.empty()) bad("time_h " + e, time_text);
-    if (auto e = format.check_value(v); !e.empty()) bad(format.value + " " + e, value_text);
+    if (auto e = format.check_time(previous_time, t); !e.empty()) bad("time_h " + e, sim::excerpt(time_text, 40));
+    if (auto e = format.check_value(v); !e.empty()) bad(format.value + " " + e, sim::excerpt(value_text, 40));
     previous_time = t;
     trace.emplace_back(t, v);
   }
   if (problems.size() == before && trace.empty())
-    problems.add(pointer, fmt::format("{} has no data rows (header {})", name, header_text), &key);
+    problems.add(pointer, fmt::format("{} has no data rows (header {})", shown, header_text), &key);
   if (problems.size() != before) return std::nullopt;
   return trace;
 }
 
 /// Models never read files: the trace CSVs a scenario names are read here and handed over in the specs.
-void read_trace_files(const sim::Json& document, const std::string& file, Scenario& scenario, sim::Problems& problems) {
+void read_trace_files(const sim::Json& document, const std::string& file, const LoadOptions& options,
+                      Scenario& scenario, sim::Problems& problems) {
   if (!document.is_object()) return;
   if (const auto block = document.find("cooling"); block != document.end() && block->is_object() && scenario.cooling)
     if (const auto key = block->find("facility_water_trace_file"); key != block->end()) {
       const TraceFormat water{"facility_water_c", cooling::check_trace_time, cooling::check_trace_temp};
-      if (const auto trace = read_trace_file(*key, "/cooling/facility_water_trace_file", file, water, problems)) {
+      if (const auto trace = read_trace_file(*key, "/cooling/facility_water_trace_file", file, water, options, problems)) {
         scenario.cooling->facility_trace.clear();
         for (const auto& [t, c] : *trace)
           scenario.cooling->facility_trace.push_back({t, c});
@@ -116,45 +155,77 @@ void read_trace_files(const sim::Json& document, const std::string& file, Scenar
     const sim::Json& job = (*jobs)[i];
     if (!job.is_object()) continue;
     if (const auto key = job.find("demand_trace_file"); key != job.end())
-      if (auto trace = read_trace_file(*key, fmt::format("/jobs/{}/demand_trace_file", i), file, demand, problems))
+      if (auto trace = read_trace_file(*key, fmt::format("/jobs/{}/demand_trace_file", i), file, demand, options,
+                                       problems))
         scenario.jobs[i].demand_trace = std::move(*trace);
   }
 }
 
 } // namespace
 
+std::string read_regular_file(const std::filesystem::path& path, std::size_t max_bytes, std::string& out) {
+  out.clear();
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. fstat on the open file, not
+  // stat on the name: nothing can swap the file between the check and the read.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return std::strerror(errno);
+  struct stat st {};
+  std::string why;
+  if (::fstat(fd, &st) != 0)
+    why = std::strerror(errno);
+  else if (!S_ISREG(st.st_mode))
+    why = "not a regular file";
+  else if (static_cast<unsigned long long>(st.st_size) > max_bytes)
+    why = fmt::format("larger than {} MiB", max_bytes >> 20);
+  char buffer[65536];
+  while (why.empty()) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) why = std::strerror(errno);
+    if (n <= 0) break;
+    out.append(buffer, static_cast<std::size_t>(n));
+    if (out.size() > max_bytes) why = fmt::format("larger than {} MiB", max_bytes >> 20); // grew while read
+  }
+  ::close(fd);
+  if (!why.empty()) out.clear();
+  return why;
+}
+
 LoadedScenario load_scenario_text(const std::string& text, const std::string& file,
-                                  const std::vector<std::string>& overrides) {
+                                  const std::vector<std::string>& overrides, const LoadOptions& options) {
   LoadedScenario out;
   sim::Problems problems;
-  out.document = sim::parse_json_text(text, problems);
-  if (!problems.empty()) {
-    out.errors = problems.format(file);
-    return out;
+  // The boundary: whatever the JSON library throws on hostile input is an input error, never a crash.
+  try {
+    out.document = sim::parse_json_text(text, problems);
+    if (!problems.empty()) {
+      out.errors = problems.format(file);
+      return out;
+    }
+    for (const auto& assignment : overrides) {
+      const std::string error = sim::apply_override(out.document, assignment);
+      if (!error.empty()) out.errors += file + ": " + error + "\n";
+    }
+    if (!out.errors.empty()) return out;
+    out.scenario = decode_scenario(out.document, std::filesystem::path(file).stem().string(), problems);
+    if (out.scenario) read_trace_files(out.document, file, options, *out.scenario, problems);
+  } catch (const sim::Json::exception& e) {
+    problems.add("", "cannot read the document: " + sim::excerpt(e.what(), 160));
   }
-  for (const auto& assignment : overrides) {
-    const std::string error = sim::apply_override(out.document, assignment);
-    if (!error.empty()) out.errors += file + ": " + error + "\n";
-  }
-  if (!out.errors.empty()) return out;
-  out.scenario = decode_scenario(out.document, std::filesystem::path(file).stem().string(), problems);
-  if (out.scenario) read_trace_files(out.document, file, *out.scenario, problems);
-  out.errors = problems.format(file);
-  if (!problems.empty()) out.scenario.reset();
+  out.errors += problems.format(file);
+  if (!out.errors.empty()) out.scenario.reset();
   return out;
 }
 
-LoadedScenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  std::error_code ec;
-  std::ifstream in(path, std::ios::binary);
-  if (!in || !std::filesystem::is_regular_file(path, ec)) {
+LoadedScenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                             const LoadOptions& options) {
+  std::string text;
+  if (const std::string why = read_regular_file(path, MAX_INPUT_BYTES, text); !why.empty()) {
     LoadedScenario out;
-    out.errors = path + ": cannot read the file\n";
+    out.errors = fmt::format("{}: cannot read the file: {}\n", path, why);
     return out;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_scenario_text(text.str(), path, overrides);
+  return load_scenario_text(text, path, overrides, options);
 }
 
 } // namespace dcsim::tools

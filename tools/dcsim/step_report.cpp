@@ -182,8 +182,9 @@ std::string step_report_json(const Scenario& scenario) {
   return out;
 }
 
-int step_command(const std::string& path, const std::vector<std::string>& overrides, bool json) {
-  const auto loaded = load_scenario(path, overrides);
+int step_command(const std::string& path, const std::vector<std::string>& overrides, bool json,
+                 bool allow_outside_files) {
+  const auto loaded = load_scenario(path, overrides, {allow_outside_files});
   if (!loaded.scenario) {
     std::cerr << loaded.errors;
     return 2;

@@ -14,6 +14,7 @@ std::string step_report_text(const Scenario& scenario);
 std::string step_report_json(const Scenario& scenario);
 
 /// `dcsim step`: returns the process exit code (2 on bad input).
-int step_command(const std::string& path, const std::vector<std::string>& overrides, bool json);
+int step_command(const std::string& path, const std::vector<std::string>& overrides, bool json,
+                 bool allow_outside_files = false);
 
 } // namespace dcsim::tools

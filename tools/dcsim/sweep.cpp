@@ -22,6 +22,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace dcsim::tools {
@@ -73,9 +74,12 @@ std::string parse_vary(std::string_view text, SweepAxis& axis) {
   }
   items.push_back(std::move(item));
   for (const auto& v : items) {
-    if (v.empty()) return fmt::format("--vary {}: empty value in the list \"{}\"", axis.key, list);
-    Json value = Json::parse(v, nullptr, /*allow_exceptions=*/false);
-    axis.values.push_back(value.is_discarded() ? Json(v) : std::move(value));
+    if (v.empty()) return fmt::format("--vary {}: empty value in the list \"{}\"", sim::excerpt(axis.key), sim::excerpt(list));
+    std::string error;
+    std::optional<Json> value = sim::parse_json_value(v, error);
+    if (!error.empty()) return fmt::format("--vary {}: {}", sim::excerpt(axis.key), error);
+    if (!value && !sim::valid_utf8(v)) return fmt::format("--vary {}: a value is not valid UTF-8", sim::excerpt(axis.key));
+    axis.values.push_back(value ? std::move(*value) : Json(v));
   }
   return {};
 }
@@ -91,7 +95,17 @@ std::string SweepPoint::label() const {
   return out;
 }
 
+std::string sweep_size_problem(const std::vector<SweepAxis>& axes) {
+  double points = 1; // a double: a product of many axes overflows no integer type here
+  for (const auto& a : axes)
+    points *= static_cast<double>(a.values.size());
+  if (points <= static_cast<double>(MAX_SWEEP_POINTS)) return {};
+  return fmt::format("{:.0f} points (the product of the varied keys' value counts): more than dcsim's limit of {}",
+                     points, MAX_SWEEP_POINTS);
+}
+
 std::vector<SweepPoint> expand_points(const Json& base, const std::vector<SweepAxis>& axes) {
+  if (!sweep_size_problem(axes).empty()) throw std::length_error("expand_points: " + sweep_size_problem(axes));
   std::size_t count = axes.empty() ? 0 : 1;
   for (const auto& a : axes)
     count *= a.values.size();
@@ -210,7 +224,7 @@ void print_progress(double frac, int done, int total, int resumed, double elapse
 } // namespace
 
 int sweep_command(const SweepOptions& o) {
-  const LoadedScenario loaded = load_scenario(o.scenario_path, o.overrides);
+  const LoadedScenario loaded = load_scenario(o.scenario_path, o.overrides, {o.allow_outside_files});
   if (!loaded.scenario) {
     std::cerr << loaded.errors;
     return 2;
@@ -240,6 +254,10 @@ int sweep_command(const SweepOptions& o) {
     return 2;
   }
 
+  if (const std::string problem = sweep_size_problem(axes); !problem.empty()) {
+    std::cerr << "dcsim sweep: " << problem << "\n";
+    return 2;
+  }
   Json base = loaded.document;
   base.erase("sweep");
   std::string errors;
@@ -253,7 +271,11 @@ int sweep_command(const SweepOptions& o) {
       continue;
     }
     sim::Problems problems;
-    scenarios[static_cast<std::size_t>(p.index)] = decode_scenario(p.document, stem, problems);
+    try { // the boundary, as in load_scenario_text: a JSON library exception is an input error
+      scenarios[static_cast<std::size_t>(p.index)] = decode_scenario(p.document, stem, problems);
+    } catch (const sim::Json::exception& e) {
+      problems.add("", "cannot read the document: " + sim::excerpt(e.what(), 160));
+    }
     errors += problems.format(where);
   }
   if (!errors.empty()) {

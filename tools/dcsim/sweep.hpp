@@ -36,6 +36,7 @@ struct SweepOptions {
   int parallel = 0;                   ///< processes; 0: number of CPUs
   bool resume = false;
   bool quiet = false;
+  bool allow_outside_files = false; ///< trace files may lie outside the scenario's folder
 };
 
 /// Parses `key.path=v1,v2,...`: values are separated by commas outside brackets, braces and quotes,
@@ -51,7 +52,13 @@ struct SweepPoint {
   std::string apply_error;       ///< non-empty when a value could not be applied (e.g. index out of range)
 };
 
-/// The points of a sweep over `axes`, first axis slowest. `base` must not hold a "sweep" block.
+/// The most points a sweep may have (checked before any point is built).
+inline constexpr std::size_t MAX_SWEEP_POINTS = 100000;
+/// "" when the product of the axes' value counts is at most MAX_SWEEP_POINTS, else the error.
+std::string sweep_size_problem(const std::vector<SweepAxis>& axes);
+
+/// The points of a sweep over `axes`, first axis slowest. `base` must not hold a "sweep" block; the
+/// axes must pass sweep_size_problem (else std::length_error).
 std::vector<SweepPoint> expand_points(const sim::Json& base, const std::vector<SweepAxis>& axes);
 
 /// A value as shown in sweep.csv and labels: strings as they are, anything else as compact JSON.

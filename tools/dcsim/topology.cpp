@@ -118,7 +118,7 @@ bool write_dot(const fabric::ClosGraph::DotView& view, const std::string& path) 
 } // namespace
 
 int topology_command(const TopologyOptions& options) {
-  const auto loaded = load_scenario(options.scenario_path, options.overrides);
+  const auto loaded = load_scenario(options.scenario_path, options.overrides, {options.allow_outside_files});
   if (!loaded.scenario) {
     std::cerr << loaded.errors;
     return 2;

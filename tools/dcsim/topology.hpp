@@ -11,6 +11,7 @@ namespace dcsim::tools {
 struct TopologyOptions {
   std::string scenario_path;
   std::vector<std::string> overrides;
+  bool allow_outside_files = false; ///< trace files may lie outside the scenario's folder
   bool json = false;
   std::string dot_path; ///< empty: no Graphviz file
 };
