@@ -50,7 +50,7 @@ private:
   std::vector<int> scratch_;
 };
 
-/// Transfers in flight, keyed by their activity (kept alive until completion: SIMGRID-NOTES §7.5).
+/// Transfers in flight, keyed by their activity (kept alive until completion: docs/architecture.md, SimGrid).
 struct Platform::Transfers {
   std::map<const sg4::Activity*, std::pair<sg4::CommPtr, std::function<void(bool)>>> live;
   std::vector<sg4::CommPtr> finished; ///< released after SimGrid returns, not inside its completion

@@ -5,10 +5,10 @@
 // on demand by a function the models provide, from dense host indices: no route tables, no per-rack
 // sub-zones. SimGrid 3.32 searches the zone tree on every host creation and scans all hosts on every
 // zone seal, so a zone per rack makes building O(hosts x zones); one zone builds 131,040 GPU hosts with
-// their NVLink ports in about 2 s (SIMGRID-NOTES.md §2.3, measured again by tools/bench).
+// their NVLink ports in about 2 s (docs/architecture.md, SimGrid, measured again by tools/bench).
 //
 // Network model settings (CM02, TCP-gamma 0, no cross-traffic) are fixed before the first zone is made:
-// SimGrid's default LV08 corrections distort datacenter links (SIMGRID-NOTES.md §7.3).
+// SimGrid's default LV08 corrections distort datacenter links (docs/architecture.md, SimGrid).
 //
 // One engine per process: SimGrid cannot reset its clock. Replicas run in forked children of the
 // process that built the platform (sim/process_pool.hpp), each with its own copy.

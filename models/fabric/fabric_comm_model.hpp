@@ -13,7 +13,7 @@
 // domains (the group's ranks_per_domain, from the parallelism and the usable GPUs per domain).
 //
 // The probe of one group shape starts, all at once, one bandwidth-equivalent flow per member and peer
-// (SIMGRID-NOTES.md §3, "agg": a ring's D−1 steps collapsed into one transfer, their latencies added
+// (docs/architecture.md, SimGrid, "agg": a ring's D−1 steps collapsed into one transfer, their latencies added
 // by the formulas) and reads the rate SimGrid's max-min sharing gives each flow while all are in flight:
 // a collective's steps run in lockstep, so no member finishes early and frees bandwidth for the others.
 // A member's time t is its slowest flow's bytes over its rate; β is the largest t·w/Q over members

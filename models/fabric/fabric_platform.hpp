@@ -1,6 +1,6 @@
 // The fabric in the SimGrid platform, built from the ClosGraph, and its failures.
 //
-// Aggregated planes (SIMGRID-NOTES.md §2.2). A logical transfer between GPUs of different NVLink domains
+// Aggregated planes (docs/architecture.md, SimGrid). A logical transfer between GPUs of different NVLink domains
 // is striped evenly over the P planes; P identical planes carrying equal shares are, for SimGrid's
 // max-min sharing, exactly one plane whose every link has the P planes' summed capacity (measured
 // equal to 1e-6 in the notes). dcsim therefore builds one aggregated plane: no NIC pseudo-hosts (which
@@ -13,9 +13,9 @@
 //   pod bundle c (3 tiers): live spine uplinks of pod c over all planes x port_gbps x efficiency
 //   route a -> b, different leaves:  [access(a) up, (bundle(leaf a) up), (bundle(pod a) up),
 //                                     (bundle(pod b) down), (bundle(leaf b) down), access(b) down]
-// Spine and core switches are non-blocking crossbars and, with ideal ECMP spreading (SIMGRID-NOTES §2.3:
+// Spine and core switches are non-blocking crossbars and, with ideal ECMP spreading (docs/architecture.md, SimGrid:
 // "ideal ECMP (uplink bundle)"), their links are covered by the leaf and pod bundles, so they carry no
-// SimGrid link. A bundle enters routes only while it can saturate (SIMGRID-NOTES §3.1: links that can
+// SimGrid link. A bundle enters routes only while it can saturate (docs/architecture.md, SimGrid: links that can
 // never saturate still couple flows): when its capacity is below the access capacity of the GPUs below
 // it (oversubscription, routing efficiency < 1, or failed uplinks). Routes are computed when a
 // communication starts; one in flight keeps its route when a failure changes which bundles can saturate.

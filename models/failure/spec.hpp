@@ -37,7 +37,7 @@ namespace dcsim::failure {
 enum class RateKey { MTBF_H, PER_GPU_DAY, PER_NODE_DAY };
 enum class RepairDist { FIXED, EXPONENTIAL, LOGNORMAL };
 
-/// How a failure shows itself (and so how it is detected), DESIGN/issue 6:
+/// How a failure shows itself (and so how it is detected), docs/architecture.md:
 ///   FAIL_STOP  the unit stops; passive telemetry notices it after detect_s
 ///   HANG       the unit stops answering: a job using it stalls until its collective timeout
 ///              (operations.collective_timeout_s), which is the detection

@@ -22,7 +22,7 @@ struct StateDef {
   bool on_terminal = false;
 };
 
-// One entry per job ledger state (DESIGN §4); the switch has no default so that -Wswitch names a new
+// One entry per job ledger state (docs/architecture.md); the switch has no default so that -Wswitch names a new
 // state here. Productive time is the gain; every other state is a loss.
 StateDef job_state(workload::JobTime state) {
   using workload::JobTime;

@@ -1,4 +1,4 @@
-// The metric table: every metric of summary.csv / replicas.csv declared once (DESIGN §4, §7), with its
+// The metric table: every metric of summary.csv / replicas.csv declared once (docs/architecture.md), with its
 // unit, scope, better direction and meaning. replica_result.cpp computes the values; everything else
 // that needs to know about a metric reads it here:
 //   - replicas.csv's metric columns are the table's names, in table order (tools/dcsim/outputs.cpp);

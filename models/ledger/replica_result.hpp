@@ -1,4 +1,4 @@
-// What one replica produces, and the metrics derived from it (DESIGN §4).
+// What one replica produces, and the metrics derived from it (docs/architecture.md).
 //
 //   goodput_frac (job)       = productive ÷ wall time
 //   goodput_frac (cluster)   = productive GPU-time of all training jobs ÷ (GPUs × duration)

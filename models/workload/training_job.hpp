@@ -28,7 +28,7 @@
 // and queues again; an elastic job may be resized (fewer or more GPUs) at such a stop; a job with an
 // amount of work ends when it is done (its progress counted at full size: gpus held / gpus asked).
 //
-// Time accounting (DESIGN §4): every GPU-microsecond the job holds is in exactly one ledger state.
+// Time accounting (docs/architecture.md): every GPU-microsecond the job holds is in exactly one ledger state.
 // Compute and checkpoint time since the last completed checkpoint is *pending*: a completed checkpoint
 // makes it productive / degraded / checkpoint; an interruption makes all of it rework. At the end of the
 // run pending time is kept (nothing lost it). With a slowdown s ≥ 1 (stragglers, throttling, lost
@@ -55,7 +55,7 @@ namespace dcsim::workload {
 /// GPU·µs: 131,072 GPUs x 10 years overflows 64 bits.
 using GpuTicks = __int128;
 
-/// Ledger states of a job's allocated time (DESIGN §4), in output order.
+/// Ledger states of a job's allocated time (docs/architecture.md), in output order.
 enum class JobTime : int { PRODUCTIVE, CHECKPOINT, REWORK, DETECTION, RESTART, WAITING, DEGRADED, MAINTENANCE, COUNT };
 inline constexpr int JOB_TIME_STATES = static_cast<int>(JobTime::COUNT);
 std::string_view job_time_name(JobTime state);

@@ -1,4 +1,4 @@
-// The output files of a run (DESIGN §7), each with its columns declared once.
+// The output files of a run (docs/architecture.md), each with its columns declared once.
 //
 //   summary.csv     scenario,job,metric,mean,ci95_low,ci95_high,replicas
 //   replicas.csv    replica,job,<every metric>

@@ -203,7 +203,7 @@ struct GaugeSeries {
 bool is_cooling_or_power(const std::string& gauge) {
   for (const char* word : {"temp", "coolant", "flow", "valve", "cdu", "power", "thermal", "cooling", "throttl"})
     if (gauge.find(word) != std::string::npos) return true;
-  for (const std::string unit : {"_c", "_w", "_kw", "_mw", "_l_per_min"}) // unit suffixes (DESIGN §5)
+  for (const std::string unit : {"_c", "_w", "_kw", "_mw", "_l_per_min"}) // unit suffixes (docs/architecture.md)
     if (gauge.size() > unit.size() && gauge.compare(gauge.size() - unit.size(), unit.size(), unit) == 0) return true;
   return false;
 }
