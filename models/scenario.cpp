@@ -81,7 +81,7 @@ std::vector<const KeyTable*> scenario_key_tables() {
           &hardware::rack_keys(),    &hardware::cluster_keys(),       &fabric::fabric_keys(),
           &cooling::cooling_keys(),  &cooling::throttle_point_keys(), &power::power_keys(),
           &power::grid_event_keys(), &failure::failures_keys(),       &failure::failure_mode_keys(),
-          &ops::operations_keys(),   &ops::rlcc_keys(),               &ops::wave_keys(),
+          &ops::operations_keys(),   &ops::repair_stage_keys(),       &ops::rlcc_keys(),               &ops::wave_keys(),
           &workload::job_keys(),     &workload::model_keys(),         &workload::parallelism_keys(),
           &workload::checkpoint_keys(), &output_keys(),      &sweep_keys(),
           &sweep_axis_keys()};

@@ -61,3 +61,28 @@ TEST_CASE("the JSON Schema closes every object and requires what the decoder req
   CHECK(props.at("sweep").at("properties").at("vary").at("items").at("required") ==
         sim::Json::array({"key", "values"}));
 }
+
+TEST_CASE("every array of objects has its items described, in the schema and the reference", "[tools][docs]") {
+  // The repair pipeline's stage keys were once decoded from a table that no listing knew.
+  const sim::Json schema = tools::scenario_json_schema();
+  const auto& pipeline = schema.at("properties").at("operations").at("properties").at("repair_pipeline");
+  REQUIRE(pipeline.contains("items"));
+  for (const char* key : {"name", "duration_h", "dist", "sigma", "success_frac", "escape_frac", "crew", "drain_rack"})
+    CHECK(pipeline.at("items").at("properties").contains(key));
+  CHECK(tools::scenario_reference_markdown().find("/operations/repair_pipeline/*") != std::string::npos);
+  std::function<void(const sim::Json&, const std::string&)> walk = [&](const sim::Json& s, const std::string& at) {
+    if (!s.is_object()) return;
+    if (s.contains("type") && s.at("type") == "array" && s.contains("description")) {
+      const std::string what = s.at("description").get<std::string>();
+      if (what.find("(see /") != std::string::npos) { // an array of objects described by a table
+        INFO(at);
+        CHECK(s.contains("items"));
+      }
+    }
+    if (s.contains("properties"))
+      for (const auto& [k, v] : s.at("properties").items())
+        walk(v, at + "/" + k);
+    if (s.contains("items")) walk(s.at("items"), at + "/*");
+  };
+  walk(schema, "");
+}
