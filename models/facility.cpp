@@ -21,19 +21,18 @@ std::string Facility::extra_cause_name(int k) {
 }
 
 Facility::Facility(const Scenario& scenario, const hardware::Layout& layout, failure::GpuHealth& health,
-                   sched::Allocator& alloc, std::vector<std::unique_ptr<workload::TrainingJob>>& jobs,
-                   sim::EventQueue& queue, sim::EventLog& log, std::vector<ledger::Sample>& samples,
-                   std::uint64_t seed, std::uint64_t replica, Hooks hooks)
-    : s_(&scenario), layout_(&layout), health_(&health), alloc_(&alloc), jobs_(&jobs), queue_(&queue),
+                   sched::Allocator& alloc, const hardware::PlacementIndex& placement, int rack_grouping,
+                   workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log,
+                   std::vector<ledger::Sample>& samples, std::uint64_t seed, std::uint64_t replica, Hooks hooks)
+    : s_(&scenario), layout_(&layout), health_(&health), alloc_(&alloc), placement_(&placement),
+      rack_grouping_(rack_grouping), workloads_(&workloads), queue_(&queue),
       log_(&log), samples_(&samples), hooks_(std::move(hooks)),
       cooling_(scenario.cooling ? &*scenario.cooling : nullptr),
       gpu_(scenario.power.gpu_curve(scenario.hardware.gpu)), base_w_(scenario.power.rack_base_kw * W_PER_KW),
       racks_(layout.racks()), gpus_per_rack_(layout.gpus_per_rack()),
       modes_(static_cast<int>(scenario.failures.modes.size())) {
-  const std::size_t n_jobs = jobs.size();
+  const auto n_jobs = static_cast<std::size_t>(workloads.size());
   const auto n_racks = static_cast<std::size_t>(racks_);
-  owner_seen_.assign(static_cast<std::size_t>(layout.gpus()), -1);
-  job_rack_gpus_.assign(n_jobs, std::vector<int>(n_racks, 0));
   job_up_.assign(n_jobs, 0);
   rack_up_.assign(n_racks, gpus_per_rack_);
   training_.assign(n_jobs, 0);
@@ -101,13 +100,9 @@ std::string Facility::unit_name(const failure::Failure& f) const {
 // ---------------------------------------------------------------------------------------------- start
 
 void Facility::start() {
-  for (int g = 0; g < layout_->gpus(); ++g) { // the initial placement
-    const int owner = alloc_->owner(g);
-    owner_seen_[static_cast<std::size_t>(g)] = owner;
-    if (owner < 0) continue;
-    ++job_rack_gpus_[static_cast<std::size_t>(owner)][static_cast<std::size_t>(layout_->rack_of(g))];
-    if (health_->up(g)) ++job_up_[static_cast<std::size_t>(owner)];
-  }
+  for (int g = 0; g < layout_->gpus(); ++g) // the initial placement
+    if (const int owner = placement_->owner(g); owner >= 0 && health_->up(g))
+      ++job_up_[static_cast<std::size_t>(owner)];
   if (s_->power.budget_kw) available_w_ = *s_->power.budget_kw * W_PER_KW;
   const sim::Tick end = sim::hours_to_ticks(s_->duration_h);
   if (cooling_) {
@@ -123,7 +118,7 @@ void Facility::start() {
           7 + (cooling_->racky_gauges == cooling::RackyGauges::CLUSTER ? 0 : 6 * static_cast<std::size_t>(loops())) +
           (cooling_->racky_gauges == cooling::RackyGauges::RACK ? 6 * static_cast<std::size_t>(racks_) : 0);
       const sim::Tick output_every = sim::to_ticks(s_->output.timeseries_interval_s);
-      const std::size_t others = output_every > 0 ? (10 + 2 * jobs_->size()) * static_cast<std::size_t>(end / output_every + 1) : 0;
+      const std::size_t others = output_every > 0 ? (10 + 2 * static_cast<std::size_t>(workloads_->size())) * static_cast<std::size_t>(end / output_every + 1) : 0;
       samples_->reserve(samples_->size() + per_sample * static_cast<std::size_t>(end / every + 1) + others);
       auto sampler = std::make_shared<std::function<void()>>();
       *sampler = [this, every, end, sampler] {
@@ -152,27 +147,17 @@ void Facility::start() {
 
 // ---------------------------------------------------------------------------------------------- inputs
 
-void Facility::on_owner_change(int gpu) {
-  const int now_owner = alloc_->owner(gpu);
-  int& seen = owner_seen_[static_cast<std::size_t>(gpu)];
-  if (now_owner == seen) return;
-  const auto rack = static_cast<std::size_t>(layout_->rack_of(gpu));
-  const bool up = health_->up(gpu);
-  if (seen >= 0) {
-    --job_rack_gpus_[static_cast<std::size_t>(seen)][rack];
-    if (up) --job_up_[static_cast<std::size_t>(seen)];
+void Facility::on_owner_change(int gpu, int from, int to) {
+  if (health_->up(gpu)) {
+    if (from >= 0) --job_up_[static_cast<std::size_t>(from)];
+    if (to >= 0) ++job_up_[static_cast<std::size_t>(to)];
   }
-  if (now_owner >= 0) {
-    ++job_rack_gpus_[static_cast<std::size_t>(now_owner)][rack];
-    if (up) ++job_up_[static_cast<std::size_t>(now_owner)];
-  }
-  seen = now_owner;
   touch();
 }
 
 void Facility::on_health_change(int gpu, bool up) {
   rack_up_[static_cast<std::size_t>(layout_->rack_of(gpu))] += up ? 1 : -1;
-  if (const int owner = owner_seen_[static_cast<std::size_t>(gpu)]; owner >= 0)
+  if (const int owner = placement_->owner(gpu); owner >= 0)
     job_up_[static_cast<std::size_t>(owner)] += up ? 1 : -1;
   touch();
 }
@@ -197,7 +182,7 @@ void Facility::on_job_stopped(int job) {
     for (const int r : d.racks) // down now: no longer draining
       alloc_->set_draining(rack_range(r), false);
     for (const int j : d.held)
-      (*jobs_)[static_cast<std::size_t>(j)]->unhold();
+      workloads_->training(j)->unhold();
     d.drained();
   }
 }
@@ -476,22 +461,29 @@ void Facility::put_back(const std::vector<int>& racks, bool coolant) {
   if (hooks_.capacity_changed) hooks_.capacity_changed();
 }
 
-void Facility::interrupt(const std::vector<int>& racks, int cause) {
-  std::vector<int> struck;
-  for (std::size_t j = 0; j < jobs_->size(); ++j) // services (null entries) recount on the health change
+std::vector<int> Facility::training_jobs_on(const std::vector<int>& racks) const {
+  std::vector<int> jobs;
+  for (int j = 0; j < workloads_->size(); ++j) {
+    if (!workloads_->training(j)) continue;
     for (const int r : racks)
-      if ((*jobs_)[j] && job_rack_gpus_[j][static_cast<std::size_t>(r)] > 0) {
-        struck.push_back(static_cast<int>(j));
+      if (rack_gpus(static_cast<std::size_t>(j), r) > 0) {
+        jobs.push_back(j);
         break;
       }
+  }
+  return jobs;
+}
+
+void Facility::interrupt(const std::vector<int>& racks, int cause) {
+  const std::vector<int> struck = training_jobs_on(racks); // services recount on the health change
   // Every struck job hears of the failure before any recovers: none moves onto a rack going down too.
   std::vector<std::uint64_t> ids;
   for (const int j : struck) {
     ids.push_back(next_syn_id_++);
-    (*jobs_)[static_cast<std::size_t>(j)]->on_failure(ids.back(), cause);
+    workloads_->training(j)->on_failure(ids.back(), cause);
   }
   for (std::size_t k = 0; k < struck.size(); ++k) // Racky saw it: detected at once
-    (*jobs_)[static_cast<std::size_t>(struck[k])]->on_failure_detected(ids[k]);
+    workloads_->training(struck[k])->on_failure_detected(ids[k]);
 }
 
 void Facility::drain(const std::vector<int>& racks, bool coolant, std::function<void()> drained) {
@@ -499,13 +491,8 @@ void Facility::drain(const std::vector<int>& racks, bool coolant, std::function<
   d.racks = racks;
   d.coolant = coolant;
   d.drained = std::move(drained);
-  for (std::size_t j = 0; j < jobs_->size(); ++j) // a service (null entry) does not wait: it moves
-    for (const int r : racks)
-      if ((*jobs_)[j] && job_rack_gpus_[j][static_cast<std::size_t>(r)] > 0) {
-        d.waiting.insert(static_cast<int>(j));
-        d.held.push_back(static_cast<int>(j));
-        break;
-      }
+  d.held = training_jobs_on(racks); // a service does not wait: it moves
+  d.waiting.insert(d.held.begin(), d.held.end());
   if (d.held.empty()) {
     take_out(racks, coolant, false, -1, "drained");
     d.drained();
@@ -519,7 +506,7 @@ void Facility::drain(const std::vector<int>& racks, bool coolant, std::function<
   const std::vector<int> held = d.held;
   drains_.emplace(id, std::move(d));
   for (const int j : held) // a job already stopped reports at once (on_job_stopped)
-    (*jobs_)[static_cast<std::size_t>(j)]->hold();
+    workloads_->training(j)->hold();
 }
 
 void Facility::schedule_waves() {
@@ -576,7 +563,7 @@ double Facility::extra_w(int job, double cap) const {
   const double at_cap = gpu_.busy_w(cap);
   double w = s_->jobs[j].gpus * (at_cap - gpu_.idle_w());
   for (const int r : throttled_)
-    if (const int g = job_rack_gpus_[j][static_cast<std::size_t>(r)]; g > 0)
+    if (const int g = rack_gpus(j, r); g > 0)
       w += g * (gpu_.busy_w(std::min(cap, thermal_[static_cast<std::size_t>(r)].clock_frac)) - at_cap);
   return w;
 }
@@ -624,7 +611,7 @@ void Facility::settle() {
     double c = cap_[j];
     int on_throttled = 0;
     for (const int r : throttled_)
-      if (const int g = job_rack_gpus_[j][static_cast<std::size_t>(r)]; g > 0) {
+      if (const int g = rack_gpus(j, r); g > 0) {
         c = std::min(c, thermal_[static_cast<std::size_t>(r)].clock_frac);
         on_throttled += g;
       }
@@ -664,13 +651,13 @@ void Facility::start_grid_event(const power::GridEvent& e) {
     for (std::size_t j = 0; j < training_.size(); ++j)
       projected += extra_w(static_cast<int>(j), 1.0);
     for (int j = static_cast<int>(training_.size()) - 1; j >= 0 && projected > *available_w_; --j) {
-      if (!(*jobs_)[static_cast<std::size_t>(j)]) continue; // an inference service is not paused
+      if (!workloads_->training(j)) continue; // an inference service is not paused
       projected -= extra_w(j, 1.0);
       paused_.push_back(j);
       if (log_->enabled())
         log_->add({queue_->now(), "grid_pause", s_->jobs[static_cast<std::size_t>(j)].name, "job",
                    s_->jobs[static_cast<std::size_t>(j)].name, "stops at a checkpoint for the grid event"});
-      (*jobs_)[static_cast<std::size_t>(j)]->hold();
+      workloads_->training(j)->hold();
     }
   }
   touch();
@@ -683,7 +670,7 @@ void Facility::end_grid_event(const power::GridEvent&) {
   const std::vector<int> paused = std::move(paused_);
   paused_.clear();
   for (const int j : paused)
-    (*jobs_)[static_cast<std::size_t>(j)]->unhold();
+    workloads_->training(j)->unhold();
   touch();
 }
 
@@ -700,7 +687,7 @@ std::vector<double> Facility::rack_power_w(std::vector<double>* hottest_gpu_w,
   for (std::size_t j = 0; j < training_.size(); ++j) {
     if (!training_[j]) continue;
     for (std::size_t r = 0; r < n; ++r) {
-      const int g = job_rack_gpus_[j][r];
+      const int g = rack_gpus(j, static_cast<int>(r));
       if (g == 0) continue;
       const double f = std::min(cap_[j], rack_clock[r]);
       const double w = gpu_.busy_w(f);

@@ -39,6 +39,8 @@
 #include "models/power/power_capper.hpp"
 #include "models/scenario.hpp"
 #include "models/sched/allocator.hpp"
+#include "models/hardware/placement_index.hpp"
+#include "models/workload/inference_service.hpp"
 #include "models/workload/training_job.hpp"
 #include "sim/event_log.hpp"
 #include "sim/event_queue.hpp"
@@ -64,9 +66,9 @@ public:
   };
 
   Facility(const Scenario& scenario, const hardware::Layout& layout, failure::GpuHealth& health,
-           sched::Allocator& alloc, std::vector<std::unique_ptr<workload::TrainingJob>>& jobs,
-           sim::EventQueue& queue, sim::EventLog& log, std::vector<ledger::Sample>& samples,
-           std::uint64_t seed, std::uint64_t replica, Hooks hooks);
+           sched::Allocator& alloc, const hardware::PlacementIndex& placement, int rack_grouping,
+           workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log,
+           std::vector<ledger::Sample>& samples, std::uint64_t seed, std::uint64_t replica, Hooks hooks);
   ~Facility();
 
   /// Interruption causes beyond the scenario's failure modes: "thermal_shutdown" (a rack shut down by
@@ -79,7 +81,7 @@ public:
 
   // Inputs from the composition.
   void on_failure(const failure::Failure& f); ///< a cooling mode struck
-  void on_owner_change(int gpu);
+  void on_owner_change(int gpu, int from, int to); ///< after the placement index counted it
   void on_health_change(int gpu, bool up);
   void on_training_changed(int job, bool training);
   void on_job_stopped(int job);
@@ -104,7 +106,9 @@ private:
   const hardware::Layout* layout_;
   failure::GpuHealth* health_;
   sched::Allocator* alloc_;
-  std::vector<std::unique_ptr<workload::TrainingJob>>* jobs_;
+  const hardware::PlacementIndex* placement_; ///< per-rack GPUs of each job: its `rack_grouping_`
+  int rack_grouping_;
+  workload::Workloads* workloads_;
   sim::EventQueue* queue_;
   sim::EventLog* log_;
   std::vector<ledger::Sample>* samples_;
@@ -120,9 +124,7 @@ private:
   std::unique_ptr<cooling::SupplyProfile> profile_;
   std::unique_ptr<ops::Rlcc> rlcc_;
 
-  // Allocation and health, per rack and job.
-  std::vector<int> owner_seen_;                 ///< per GPU
-  std::vector<std::vector<int>> job_rack_gpus_; ///< [job][rack]
+  // Health, per rack and job.
   std::vector<int> job_up_;                     ///< healthy GPUs a job holds
   std::vector<int> rack_up_;                    ///< healthy GPUs per rack
   std::vector<char> training_;                  ///< per job
@@ -173,6 +175,10 @@ private:
   std::vector<int> unit_racks(int rack) const; ///< the rack, or its loop's racks under loop isolation
   std::vector<int> loop_rack_list(int loop) const;
   std::string racks_name(const std::vector<int>& racks) const;
+  int rack_gpus(std::size_t job, int rack) const {
+    return placement_->count(rack_grouping_, static_cast<int>(job), rack);
+  }
+  std::vector<int> training_jobs_on(const std::vector<int>& racks) const; ///< in scenario order
 
   // Thermal.
   cooling::RackLoad design_load() const;

@@ -20,7 +20,10 @@ Replica::Replica(World& world, int replica, std::function<void(double)> progress
              s_->operations.cold_domains(layout_->kind())),
       cluster_(
           layout_->gpus(), [this](int g) { return alloc_.category(g); }, 0),
-      rack_avail_(layout_->racks()), services_(s_->jobs.size()), scheduler_(*layout_, alloc_, queue_, log_) {
+      rack_avail_(layout_->racks()),
+      placement_(layout_->gpus(), static_cast<int>(s_->jobs.size())),
+      scheduler_(*layout_, alloc_, queue_, log_) {
+  rack_grouping_ = placement_.add_grouping(layout_->racks(), [this](int g) { return layout_->rack_of(g); });
   world.platform().bind(queue_);
   build_jobs();
   build_paces();
@@ -42,7 +45,8 @@ Replica::~Replica() = default;
 void Replica::build_jobs() {
   for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
     if (s_->jobs[j].kind == workload::JobKind::INFERENCE) {
-      jobs_.push_back(nullptr);
+      workloads_.add(std::make_unique<workload::InferenceService>(s_->jobs[j], static_cast<int>(j), *layout_,
+                                                                  alloc_, scheduler_, queue_, log_));
       continue;
     }
     const int job = static_cast<int>(j);
@@ -54,7 +58,7 @@ void Replica::build_jobs() {
     };
     hooks.training_changed = [this, job](bool training) { facility_->on_training_changed(job, training); };
     hooks.stopped = [this, job] { facility_->on_job_stopped(job); };
-    jobs_.push_back(std::make_unique<workload::TrainingJob>(
+    workloads_.add(std::make_unique<workload::TrainingJob>(
         s_->jobs[j], world_->job_timing()[j], modes_ + Facility::extra_causes(*s_), queue_, log_, hooks));
   }
 }
@@ -78,7 +82,7 @@ void Replica::build_paces() {
   paces_.resize(s_->jobs.size());
   job_pace_.resize(s_->jobs.size());
   for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
-    if (!jobs_[j]) continue;
+    if (!workloads_.training(static_cast<int>(j))) continue;
     std::unique_ptr<fabric::FabricCommModel> comm;
     if (const auto* healthy = world_->fabric_comm(static_cast<int>(j))) {
       comm = std::make_unique<fabric::FabricCommModel>(*healthy);
@@ -88,7 +92,7 @@ void Replica::build_paces() {
                                                     world_->healthy_step_s(static_cast<int>(j)));
   }
   if (const auto* fabric = world_->fabric())
-    fabric_ = std::make_unique<fabric::FabricTracker>(fabric->state(), static_cast<int>(s_->jobs.size()),
+    fabric_ = std::make_unique<fabric::FabricTracker>(fabric->state(), placement_,
                                                       [this](int g, bool cut) {
                                                         if (cut) {
                                                           newly_cut_.push_back(g);
@@ -153,14 +157,18 @@ void Replica::build_facility() {
     notify_capacity();
   };
   hooks.capacity_changed = [this] { notify_capacity(); };
-  facility_ = std::make_unique<Facility>(*s_, *layout_, health_, alloc_, jobs_, queue_, log_, result_.samples,
-                                         seed_, replica_, std::move(hooks));
+  facility_ = std::make_unique<Facility>(*s_, *layout_, health_, alloc_, placement_, rack_grouping_, workloads_,
+                                         queue_, log_, result_.samples, seed_, replica_, std::move(hooks));
   install_health_hooks(); // every target exists from here on
   facility_->start();
 }
 
 void Replica::install_health_hooks() {
-  alloc_.set_change_hook([this](int g) { on_owner_change(g); });
+  alloc_.set_change_hook([this](int g) {
+    cluster_.touch(g, queue_.now()); // its category may change with or without a new holder
+    placement_.set_owner(g, alloc_.owner(g));
+  });
+  placement_.add_owner_hook([this](int g, int from, int to) { on_owner_change(g, from, to); });
   health_.set_transition_hook([this](int g, bool up) { on_health_change(g, up); });
   alloc_.set_move_hook([this](int job, const std::string& kind, const std::string& from,
                               const std::string& to) {
@@ -180,7 +188,7 @@ void Replica::add_workloads_to_scheduler() {
     req.arrival = sim::hours_to_ticks(spec.arrival_h);
     req.gpus = spec.gpus;
     req.min_gpus = static_cast<int>(std::ceil(spec.gpus * spec.min_gpus_frac));
-    if (auto* job = jobs_[j].get()) {
+    if (auto* job = workloads_.training(static_cast<int>(j))) {
       req.control.place = [this, job](int gpus) {
         job->place(gpus);
         update_paces(false); // its pace on the GPUs it got (slow GPUs, degraded links, placement)
@@ -195,13 +203,11 @@ void Replica::add_workloads_to_scheduler() {
       };
       job->set_completion_hook([this, j] {
         scheduler_.completed(static_cast<int>(j)); // queued training jobs first, then services short of GPUs
-        for (auto& sv : services_)
-          if (sv) sv->on_capacity_changed();
+        for (auto* sv : workloads_.services())
+          sv->on_capacity_changed();
       });
     } else {
       req.external = true;
-      services_[j] = std::make_unique<workload::InferenceService>(spec, static_cast<int>(j), *layout_, alloc_,
-                                                                  scheduler_, queue_, log_);
     }
     scheduler_.add(std::move(req));
   }
@@ -227,21 +233,19 @@ void Replica::register_gauges() {
     return free_gpus > 0 ? static_cast<double>(stranded) / free_gpus : 0.0;
   });
   gauges_.add(cluster, "queued_jobs", [this](sim::Tick) { return double(scheduler_.queued()); });
-  for (std::size_t j = 0; j < jobs_.size(); ++j)
-    if (const auto* job = jobs_[j].get()) {
-      const sim::Name name(s_->jobs[j].name);
-      gauges_.add(name, "training", [job](sim::Tick) { return job->training() ? 1.0 : 0.0; });
-      gauges_.add(name, "gpus", [job](sim::Tick) { return double(job->gpus()); });
-      gauges_.add(name, "step_time_s",
-                  [job](sim::Tick) { return sim::to_seconds(job->timing().step) * job->slowdown(); });
-    }
-  for (const auto& sv : services_)
-    if (const auto* service = sv.get()) {
-      const sim::Name name(service->spec().name);
-      gauges_.add(name, "demand_tokens_per_s",
-                  [service](sim::Tick now) { return service->demand_tokens_per_s(now); });
-      gauges_.add(name, "serving_gpus", [service](sim::Tick) { return double(service->serving_gpus()); });
-    }
+  for (const auto* job : workloads_.trainings()) {
+    const sim::Name name(job->spec().name);
+    gauges_.add(name, "training", [job](sim::Tick) { return job->training() ? 1.0 : 0.0; });
+    gauges_.add(name, "gpus", [job](sim::Tick) { return double(job->gpus()); });
+    gauges_.add(name, "step_time_s",
+                [job](sim::Tick) { return sim::to_seconds(job->timing().step) * job->slowdown(); });
+  }
+  for (const auto* service : workloads_.services()) {
+    const sim::Name name(service->spec().name);
+    gauges_.add(name, "demand_tokens_per_s",
+                [service](sim::Tick now) { return service->demand_tokens_per_s(now); });
+    gauges_.add(name, "serving_gpus", [service](sim::Tick) { return double(service->serving_gpus()); });
+  }
   if (fabric_) // GPUs reachable with less than their full scale-out bandwidth
     gauges_.add(cluster, "degraded_bw_gpus",
                 [this](sim::Tick) { return double(fabric_->degraded_bw_gpus()); });
@@ -271,14 +275,10 @@ const failure::FailureModeSpec& Replica::mode_of(const failure::Failure& f) cons
 std::vector<int> Replica::owners_of(hardware::GpuRange gpus) const {
   std::vector<int> owners;
   for (int g = gpus.first; g < gpus.end(); ++g)
-    if (const int owner = alloc_.owner(g); owner >= 0) owners.push_back(owner);
+    if (const int owner = placement_.owner(g); owner >= 0) owners.push_back(owner);
   std::sort(owners.begin(), owners.end());
   owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
   return owners;
-}
-
-std::function<int(int)> Replica::owner_fn() const {
-  return [this](int g) { return alloc_.owner(g); };
 }
 
 std::string Replica::component_name(const failure::Failure& f) const {
@@ -288,15 +288,10 @@ std::string Replica::component_name(const failure::Failure& f) const {
 
 // --- Reactions --------------------------------------------------------------------------------------
 
-void Replica::on_owner_change(int g) {
-  cluster_.touch(g, queue_.now());
-  if (fabric_) fabric_->set_owner(g, alloc_.owner(g));
-  facility_->on_owner_change(g);
-}
+void Replica::on_owner_change(int g, int from, int to) { facility_->on_owner_change(g, from, to); }
 
 void Replica::on_health_change(int g, bool up) {
-  if (const int owner = alloc_.owner(g);
-      owner >= 0 && services_[static_cast<std::size_t>(owner)] && !services_recount_due_) {
+  if (const int owner = placement_.owner(g); owner >= 0 && workloads_.service(owner) && !services_recount_due_) {
     services_recount_due_ = true;
     queue_.after(0, [this] {
       services_recount_due_ = false;
@@ -311,19 +306,18 @@ void Replica::on_health_change(int g, bool up) {
 }
 
 void Replica::services_changed() { // a service replaces down GPUs from spares at once, and recounts
-  for (std::size_t j = 0; j < services_.size(); ++j)
-    if (services_[j]) {
-      alloc_.recover(static_cast<int>(j));
-      services_[j]->on_gpus_changed();
-    }
+  for (auto* sv : workloads_.services()) {
+    alloc_.recover(sv->job());
+    sv->on_gpus_changed();
+  }
 }
 
 void Replica::notify_capacity() {
   services_changed();
-  for (auto& sv : services_) // a service short of what it wants takes freed domains first
-    if (sv) sv->on_capacity_changed();
-  for (auto& job : jobs_) // returned capacity goes to waiting jobs in scenario order (earlier jobs first)
-    if (job) job->on_capacity_changed();
+  for (auto* sv : workloads_.services()) // a service short of what it wants takes freed domains first
+    sv->on_capacity_changed();
+  for (auto* job : workloads_.trainings()) // returned capacity goes to waiting jobs in scenario order
+    job->on_capacity_changed();
   scheduler_.capacity_changed(); // then to queued jobs
 }
 
@@ -340,9 +334,9 @@ void Replica::request_cold() { // no warm spare left: bring a cold one in
 
 workload::Pace Replica::pace_of(int job) const {
   const auto j = static_cast<std::size_t>(job);
-  const auto owner = owner_fn();
+  const auto owner = [this](int g) { return placement_.owner(g); };
   workload::Pace p;
-  if (fabric_) p.bw = fabric_->job_bw(job, owner);
+  if (fabric_) p.bw = fabric_->job_bw(job);
   if (p.bw <= 0) return p; // GPUs there are cut off: the job is interrupted, not slowed
   // The placement class of a model job at full size (a job released, or shrunk below its parallelism's
   // GPUs, keeps the last one: its step is not re-derived for a size it does not run).
@@ -357,13 +351,15 @@ workload::Pace Replica::pace_of(int job) const {
 }
 
 void Replica::update_paces(bool stall) {
-  for (std::size_t j = 0; j < jobs_.size(); ++j) {
-    if (!jobs_[j]) continue;
-    const workload::Pace p = pace_of(static_cast<int>(j));
+  for (int index = 0; index < workloads_.size(); ++index) {
+    auto* job = workloads_.training(index);
+    if (!job) continue;
+    const auto j = static_cast<std::size_t>(index);
+    const workload::Pace p = pace_of(index);
     if (p.bw <= 0 || p == job_pace_[j]) continue;
-    if (stall && p.bw < job_pace_[j].bw) jobs_[j]->stall(sim::to_ticks(s_->fabric->reroute_s));
+    if (stall && p.bw < job_pace_[j].bw) job->stall(sim::to_ticks(s_->fabric->reroute_s));
     job_pace_[j] = p;
-    jobs_[j]->set_slowdown(std::max(1.0, paces_[j]->slowdown(p)));
+    job->set_slowdown(std::max(1.0, paces_[j]->slowdown(p)));
   }
 }
 
@@ -376,11 +372,8 @@ void Replica::fabric_changed(const fabric::Element& e, bool failed, std::vector<
 }
 
 void Replica::interrupt(const failure::Failure& f, const std::vector<int>& owners) {
-  for (int j : owners)
-    if (jobs_[static_cast<std::size_t>(j)])
-      jobs_[static_cast<std::size_t>(j)]->on_failure(f.id, f.mode);
-    else
-      services_[static_cast<std::size_t>(j)]->on_gpus_changed(); // serves on fewer GPUs until replaced
+  for (int j : owners) // a training job is interrupted; a service serves on fewer GPUs until replaced
+    workloads_[j].on_failure(f.id, f.mode);
 }
 
 void Replica::drain(hardware::GpuRange gpus, std::function<void()> done) {
@@ -388,7 +381,7 @@ void Replica::drain(hardware::GpuRange gpus, std::function<void()> done) {
   // when the last has stopped, `done` takes them (they are then down, no longer drained).
   alloc_.set_draining(gpus, true);
   std::vector<int> holders = owners_of(gpus); // training jobs stop at a checkpoint; a service just moves
-  std::erase_if(holders, [this](int j) { return !jobs_[static_cast<std::size_t>(j)]; });
+  std::erase_if(holders, [this](int j) { return !workloads_.training(j); });
   auto finish = [this, gpus, done] {
     done();
     alloc_.set_draining(gpus, false);
@@ -400,7 +393,7 @@ void Replica::drain(hardware::GpuRange gpus, std::function<void()> done) {
   }
   auto left = std::make_shared<int>(static_cast<int>(holders.size()));
   for (int j : holders)
-    jobs_[static_cast<std::size_t>(j)]->request_stop([left, finish] {
+    workloads_.training(j)->request_stop([left, finish] {
       if (--*left == 0) finish();
     });
 }
@@ -442,8 +435,8 @@ void Replica::on_taken_down(const failure::Failure& f) { // a gray fault caught,
 }
 
 void Replica::on_detected(const failure::Failure& f) {
-  for (auto& job : jobs_)
-    if (job) job->on_failure_detected(f.id);
+  for (auto* job : workloads_.trainings())
+    job->on_failure_detected(f.id);
   services_changed();
 }
 
@@ -459,16 +452,16 @@ void Replica::on_repaired(const failure::Failure& f) {
 // --- Run and results --------------------------------------------------------------------------------
 
 ledger::ReplicaResult Replica::run() {
-  for (auto& sv : services_) // production serving first: training gets what is left, then lends
-    if (sv) sv->start();
+  for (auto* sv : workloads_.services()) // production serving first: training gets what is left, then lends
+    sv->start();
   scheduler_.start();
   injector_->start();
   mission_->start();
   world_->platform().run_until(end_);
-  for (auto& job : jobs_)
-    if (job) job->finish();
-  for (auto& sv : services_)
-    if (sv) sv->finish();
+  for (auto* job : workloads_.trainings())
+    job->finish();
+  for (auto* sv : workloads_.services())
+    sv->finish();
   cluster_.finish(end_);
   check_conservation();
   collect_results();
@@ -479,12 +472,8 @@ ledger::ReplicaResult Replica::run() {
 void Replica::check_conservation() const {
   // Exact (integer GPU·µs): failing one is a bug, never a property of the input.
   ledger::GpuTicks allocated = 0;
-  for (const auto& job : jobs_)
-    if (job)
-      for (auto t : job->gpu_time())
-        allocated += t;
-  for (const auto& sv : services_)
-    if (sv) allocated += sv->held_gpu_time();
+  for (int j = 0; j < workloads_.size(); ++j)
+    allocated += workloads_[j].held_gpu_time();
   if (cluster_.gpu_ticks(sched::Category::ALLOCATED) != allocated ||
       cluster_.total() != static_cast<ledger::GpuTicks>(layout_->gpus()) * end_)
     throw std::logic_error("cluster ledger not conserved");
@@ -504,7 +493,7 @@ ledger::ServiceOutcome Replica::service_outcome(const workload::InferenceService
 }
 
 ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
-  const auto& job = *jobs_[j];
+  const auto& job = *workloads_.training(static_cast<int>(j));
   const auto& timing = world_->job_timing()[j];
   ledger::JobOutcome o;
   o.name = job.spec().name;
@@ -533,11 +522,11 @@ ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
 }
 
 void Replica::collect_results() {
-  for (std::size_t j = 0; j < jobs_.size(); ++j) {
-    if (const auto* sv = services_[j].get())
+  for (int j = 0; j < workloads_.size(); ++j) {
+    if (const auto* sv = workloads_.service(j))
       result_.services.push_back(service_outcome(*sv));
     else
-      result_.jobs.push_back(job_outcome(j));
+      result_.jobs.push_back(job_outcome(static_cast<std::size_t>(j)));
   }
   result_.unallocated_gpu_h = {ledger::to_gpu_hours(cluster_.gpu_ticks(sched::Category::IDLE)),
                                ledger::to_gpu_hours(cluster_.gpu_ticks(sched::Category::REPAIR)),

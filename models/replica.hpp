@@ -2,8 +2,9 @@
 //
 // Parts (each engine-free and tested on its own, but for the event queue's clock):
 //   GpuHealth          which GPUs are up                      Allocator      who holds which GPU
-//   ClusterLedger      GPU-time by cluster category           RackAvailability  down GPU-time per rack
-//   TrainingJob, InferenceService  the workloads              Scheduler      arrivals, queue, preemption
+//   PlacementIndex     each workload's GPUs per rack / leaf   RackAvailability  down GPU-time per rack
+//   ClusterLedger      GPU-time by cluster category           Scheduler      arrivals, queue, preemption
+//   Workloads          training jobs and inference services, one container, one interface
 //   FailureInjector    strikes                                MissionControl detection, repairs, drains
 //   FabricTracker      fabric state as jobs see it            Degradations   gray GPUs, degraded NVLink
 //   JobPace            a job's slowdown from all of the above Facility       cooling, power, RLCC
@@ -15,7 +16,7 @@
 //                      cooling faults go to the Facility instead (its RLCC workflows repair them)
 //   MissionControl ─detected─▶ jobs ; ─repaired─▶ the domain restores the unit, slow GPUs cleared ─▶ capacity
 //   GpuHealth transition ─▶ allocator, ledger, rack availability, facility, services' recount
-//   Allocator owner change ─▶ ledger, fabric tracker, facility ; moves ─▶ paces
+//   Allocator owner change ─▶ ledger ; placement index ─▶ (counts) fabric tracker, facility ; moves ─▶ paces
 //   anything that changes a job's GPUs' state ─▶ update_paces ─▶ TrainingJob::set_slowdown
 #pragma once
 
@@ -25,6 +26,7 @@
 #include "models/failure/failure_domain.hpp"
 #include "models/failure/gpu_health.hpp"
 #include "models/failure/injector.hpp"
+#include "models/hardware/placement_index.hpp"
 #include "models/ledger/cluster_ledger.hpp"
 #include "models/ledger/gauge_sampler.hpp"
 #include "models/ledger/rack_availability.hpp"
@@ -35,6 +37,7 @@
 #include "models/workload/inference_service.hpp"
 #include "models/workload/job_pace.hpp"
 #include "models/workload/training_job.hpp"
+#include "models/workload/workload.hpp"
 #include "sim/event_log.hpp"
 #include "sim/event_queue.hpp"
 
@@ -72,10 +75,11 @@ private:
   sched::Allocator alloc_;
   ledger::ClusterLedger cluster_;
   ledger::RackAvailability rack_avail_;
-  /// Jobs and services share the allocator's job indices (scenario order): jobs_[j] is null for a
-  /// service, services_[j] for a training job.
-  std::vector<std::unique_ptr<workload::TrainingJob>> jobs_;
-  std::vector<std::unique_ptr<workload::InferenceService>> services_;
+  /// Who holds which GPU, counted per rack (and, with a fabric, per leaf: the fabric tracker's grouping).
+  hardware::PlacementIndex placement_;
+  int rack_grouping_ = -1;
+  /// Training jobs and services under the allocator's job indices (scenario order).
+  workload::Workloads workloads_;
   sched::Scheduler scheduler_;
   std::vector<std::unique_ptr<workload::JobPace>> paces_; ///< per training job
   std::vector<workload::Pace> job_pace_;                  ///< the state each job's slowdown was set for
@@ -105,11 +109,10 @@ private:
 
   const failure::FailureModeSpec& mode_of(const failure::Failure& f) const;
   std::vector<int> owners_of(hardware::GpuRange gpus) const;
-  std::function<int(int)> owner_fn() const;
 
   // Reactions.
   void on_health_change(int gpu, bool up);
-  void on_owner_change(int gpu);
+  void on_owner_change(int gpu, int from, int to);
   void services_changed();
   void notify_capacity();
   void request_cold();

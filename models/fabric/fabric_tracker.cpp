@@ -6,29 +6,18 @@
 
 namespace dcsim::fabric {
 
-FabricTracker::FabricTracker(const FabricState& state, int jobs, CutHook cut_changed)
+FabricTracker::FabricTracker(const FabricState& state, hardware::PlacementIndex& placement, CutHook cut_changed)
     : state_(&state), plan_(&state.plan()), cut_changed_(std::move(cut_changed)),
       leaf_bw_(static_cast<std::size_t>(plan_->leaves()), 1.0),
-      cut_off_(static_cast<std::size_t>(plan_->gpus()), 0),
-      job_leaf_(static_cast<std::size_t>(jobs),
-                std::vector<int>(static_cast<std::size_t>(plan_->leaves()), 0)),
-      key_(static_cast<std::size_t>(jobs), 0), owner_(static_cast<std::size_t>(plan_->gpus()), -1) {}
-
-void FabricTracker::count(int job, int leaf, int delta) {
-  int& n = job_leaf_[static_cast<std::size_t>(job)][static_cast<std::size_t>(leaf)];
-  std::uint64_t& key = key_[static_cast<std::size_t>(job)];
-  key -= FabricCommModel::leaf_count_key(n);
-  n += delta;
-  key += FabricCommModel::leaf_count_key(n);
-}
-
-void FabricTracker::set_owner(int gpu, int owner) {
-  int& seen = owner_[static_cast<std::size_t>(gpu)];
-  if (owner == seen) return;
-  const int leaf = plan_->leaf_of(gpu);
-  if (seen >= 0) count(seen, leaf, -1);
-  if (owner >= 0) count(owner, leaf, +1);
-  seen = owner;
+      cut_off_(static_cast<std::size_t>(plan_->gpus()), 0), placement_(&placement),
+      key_(static_cast<std::size_t>(placement.jobs()), 0) {
+  leaves_ = placement.add_grouping(
+      plan_->leaves(), [this](int g) { return plan_->leaf_of(g); },
+      [this](int job, int, int before, int after) {
+        std::uint64_t& key = key_[static_cast<std::size_t>(job)];
+        key -= FabricCommModel::leaf_count_key(before);
+        key += FabricCommModel::leaf_count_key(after);
+      });
 }
 
 void FabricTracker::refresh_cut(int gpu) {
@@ -63,16 +52,16 @@ void FabricTracker::element_changed(const Element& e) {
 
 double FabricTracker::job_leaf_bw(int job) const {
   double bw = 1.0;
-  const auto& per_leaf = job_leaf_[static_cast<std::size_t>(job)];
+  const auto& per_leaf = placement_->counts(leaves_, job);
   for (std::size_t l = 0; l < per_leaf.size(); ++l)
     if (per_leaf[l] > 0) bw = std::min(bw, leaf_bw_[l]);
   return bw;
 }
 
-double FabricTracker::job_bw(int job, const std::function<int(int)>& owner) const {
+double FabricTracker::job_bw(int job) const {
   double bw = job_leaf_bw(job);
   for (int g : port_degraded_)
-    if (owner(g) == job && !cut_off(g)) bw = std::min(bw, state_->bw_frac(g));
+    if (placement_->owner(g) == job && !cut_off(g)) bw = std::min(bw, state_->bw_frac(g));
   return bw;
 }
 

@@ -7,15 +7,17 @@
 // each GPU that becomes cut off or reachable again through a hook (the replica takes it down in
 // GpuHealth until it is back).
 //
-// For a job j with G_jl GPUs on leaf l (kept current from owner changes):
+// For a job j with G_jl GPUs on leaf l (the replica's placement index counts them: the tracker registers
+// the leaf grouping and keeps K_j current from its count hook):
 //   leaf share   B_j^leaf = min{ b_l : G_jl > 0 }
 //   share        B_j      = min(B_j^leaf, min{ bw_frac(g) : g owned by j, a port of g down, g not cut off })
 //   placement    K_j      = Σ_l FabricCommModel::leaf_count_key(G_jl)   (FabricCommModel's state class)
 // Degraded GPUs (a gauge): GPUs reachable with less than their full share.
-// Engine-free: FabricState and ClosPlan only.
+// Engine-free: FabricState, ClosPlan and the placement index only.
 #pragma once
 
 #include "models/fabric/fabric_state.hpp"
+#include "models/hardware/placement_index.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -29,16 +31,14 @@ public:
   /// `cut_changed(gpu, cut)`: the GPU lost its last path (true) or has one again (false).
   using CutHook = std::function<void(int gpu, bool cut)>;
 
-  FabricTracker(const FabricState& state, int jobs, CutHook cut_changed);
-
-  /// GPU `gpu` is now held by job `owner` (-1: by none).
-  void set_owner(int gpu, int owner);
+  /// Registers the leaf grouping in `placement` (before any GPU is placed there).
+  FabricTracker(const FabricState& state, hardware::PlacementIndex& placement, CutHook cut_changed);
   /// Element `e` just failed or came back (FabricState already updated): refreshes the shares of the
   /// leaves and GPUs it touches, reporting GPUs cut off or reachable again.
   void element_changed(const Element& e);
 
-  /// B_j: the least share left to job's GPUs that are not cut off; `owner(g)` is the GPU's holder.
-  double job_bw(int job, const std::function<int(int)>& owner) const;
+  /// B_j: the least share left to job's GPUs that are not cut off.
+  double job_bw(int job) const;
   /// B_j^leaf: the least share its leaves leave.
   double job_leaf_bw(int job) const;
   /// K_j: the placement class of the job's GPUs.
@@ -54,12 +54,10 @@ private:
   std::vector<double> leaf_bw_;            ///< b_l
   std::set<int> port_degraded_;            ///< GPUs with a NIC port (or its cable) down
   std::vector<char> cut_off_;              ///< per GPU
-  std::vector<std::vector<int>> job_leaf_; ///< G_jl
+  const hardware::PlacementIndex* placement_;
+  int leaves_ = -1;                        ///< the leaf grouping's id: G_jl
   std::vector<std::uint64_t> key_;         ///< K_j
-  std::vector<int> owner_;                 ///< per GPU, as last set
   std::vector<int> leaf_gpus_;             ///< scratch
-
-  void count(int job, int leaf, int delta);
   void refresh_cut(int gpu);
 };
 

@@ -20,7 +20,7 @@
 #include "models/sched/allocator.hpp"
 #include "models/sched/scheduler.hpp"
 #include "models/workload/spec.hpp"
-#include "models/workload/training_job.hpp"
+#include "models/workload/workload.hpp"
 #include "sim/event_log.hpp"
 #include "sim/event_queue.hpp"
 
@@ -28,7 +28,7 @@
 
 namespace dcsim::workload {
 
-class InferenceService {
+class InferenceService final : public Workload {
 public:
   InferenceService(const JobSpec& spec, int job, const hardware::Layout& layout, sched::Allocator& alloc,
                    sched::Scheduler& scheduler, sim::EventQueue& queue, sim::EventLog& log);
@@ -39,18 +39,22 @@ public:
   void on_gpus_changed();
   /// Domains came free: a service holding fewer than it wants takes them (SUNK: up to demand; otherwise
   /// up to its size).
-  void on_capacity_changed();
+  void on_capacity_changed() override;
+  /// A failure struck GPUs it holds: it serves on fewer until they are replaced (on_gpus_changed).
+  void on_failure(std::uint64_t, int) override { on_gpus_changed(); }
+  /// Nothing waits for detection: the replica replaces a service's down GPUs as soon as it can.
+  void on_failure_detected(std::uint64_t) override {}
   /// Closes the integrals at the end of the run.
-  void finish();
+  void finish() override;
 
   int job() const { return job_; }
-  const JobSpec& spec() const { return *spec_; }
+  const JobSpec& spec() const override { return *spec_; }
   double demanded_tokens() const { return demanded_; }
   double served_tokens() const { return served_; }
   GpuTicks serving_gpu_time() const { return serving_; }
   GpuTicks moving_gpu_time() const { return moving_time_; }
   GpuTicks down_gpu_time() const { return down_time_; }
-  GpuTicks held_gpu_time() const { return serving_ + moving_time_ + down_time_; }
+  GpuTicks held_gpu_time() const override { return serving_ + moving_time_ + down_time_; }
   int moves() const { return moves_; }
   double demand_tokens_per_s(sim::Tick at) const;
   int serving_gpus() const { return serving_gpus_; }

@@ -460,6 +460,13 @@ void TrainingJob::stall(sim::Tick duration) {
   });
 }
 
+GpuTicks TrainingJob::held_gpu_time() const {
+  GpuTicks held = 0;
+  for (const GpuTicks t : time_)
+    held += t;
+  return held;
+}
+
 void TrainingJob::finish() {
   if (state_ == State::DONE) return;
   transition(State::DONE);

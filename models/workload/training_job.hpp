@@ -39,6 +39,7 @@
 #pragma once
 
 #include "models/workload/spec.hpp"
+#include "models/workload/workload.hpp"
 #include "sim/event_log.hpp"
 #include "sim/event_queue.hpp"
 
@@ -51,9 +52,6 @@
 #include <vector>
 
 namespace dcsim::workload {
-
-/// GPU·µs: 131,072 GPUs x 10 years overflows 64 bits.
-using GpuTicks = __int128;
 
 /// Ledger states of a job's allocated time (docs/architecture.md), in output order.
 enum class JobTime : int { PRODUCTIVE, CHECKPOINT, REWORK, DETECTION, RESTART, WAITING, DEGRADED, MAINTENANCE, COUNT };
@@ -69,7 +67,7 @@ struct JobTiming {
   sim::Tick planned_downtime = 0;
 };
 
-class TrainingJob {
+class TrainingJob final : public Workload {
 public:
   struct Hooks {
     /// Replaces down GPUs; true when all the job's GPUs are up. May add to the next restart's length
@@ -94,11 +92,11 @@ public:
   /// Called when a job with an amount of work has done it (its GPUs can be released).
   void set_completion_hook(std::function<void()> hook) { completed_ = std::move(hook); }
   /// A failure `id` of mode `mode` struck at least one of the job's GPUs.
-  void on_failure(std::uint64_t id, int mode);
+  void on_failure(std::uint64_t id, int mode) override;
   /// Failure `id` has been detected by Mission Control.
-  void on_failure_detected(std::uint64_t id);
+  void on_failure_detected(std::uint64_t id) override;
   /// Some capacity came back (a repair completed).
-  void on_capacity_changed();
+  void on_capacity_changed() override;
   /// Changes the step slowdown factor (>= 1) from now on.
   void set_slowdown(double slowdown);
   /// Training makes no progress for `duration` (traffic rerouting around a fabric fault); the time is
@@ -116,9 +114,10 @@ public:
   void unhold();
   int holds() const { return holds_; }
   /// Closes the accounts at the end of the run.
-  void finish();
+  void finish() override;
 
-  const JobSpec& spec() const { return *spec_; }
+  const JobSpec& spec() const override { return *spec_; }
+  GpuTicks held_gpu_time() const override;
   const JobTiming& timing() const { return timing_; }
   bool training() const { return state_ == State::CYCLE || state_ == State::FINAL_WRITE || state_ == State::STALL; }
   bool queued() const { return state_ == State::QUEUED; }

@@ -29,18 +29,12 @@ struct Fixture {
   ClosPlan plan;
   FabricState state;
   std::map<int, bool> cut; ///< last cut report per GPU
+  hardware::PlacementIndex placement;
   FabricTracker tracker;
-  std::vector<int> owner;
   explicit Fixture(int planes)
-      : plan(plan_of(planes)), state(plan), tracker(state, 2, [this](int g, bool c) { cut[g] = c; }),
-        owner(static_cast<std::size_t>(plan.gpus()), -1) {}
-  void own(int gpu, int job) {
-    owner[static_cast<std::size_t>(gpu)] = job;
-    tracker.set_owner(gpu, job);
-  }
-  std::function<int(int)> owners() const {
-    return [this](int g) { return owner[static_cast<std::size_t>(g)]; };
-  }
+      : plan(plan_of(planes)), state(plan), placement(plan.gpus(), 2),
+        tracker(state, placement, [this](int g, bool c) { cut[g] = c; }) {}
+  void own(int gpu, int job) { placement.set_owner(gpu, job); }
   void fail(const Element& e) {
     REQUIRE(state.fail(e));
     tracker.element_changed(e);
@@ -61,13 +55,13 @@ TEST_CASE("a leaf fault in one of 8 planes leaves 7/8 to the jobs on that leaf o
   for (int g : on_leaf5)
     f.own(g, 1);
   f.fail(Element{ElementKind::LEAF, 0, 0});
-  CHECK(f.tracker.job_bw(0, f.owners()) == 7.0 / 8);
+  CHECK(f.tracker.job_bw(0) == 7.0 / 8);
   CHECK(f.tracker.job_leaf_bw(0) == 7.0 / 8);
-  CHECK(f.tracker.job_bw(1, f.owners()) == 1.0);
+  CHECK(f.tracker.job_bw(1) == 1.0);
   CHECK(f.tracker.degraded_bw_gpus() == f.plan.leaf_gpu_count(0));
   CHECK(f.cut.empty()); // nobody lost every path
   f.restore(Element{ElementKind::LEAF, 0, 0});
-  CHECK(f.tracker.job_bw(0, f.owners()) == 1.0);
+  CHECK(f.tracker.job_bw(0) == 1.0);
   CHECK(f.tracker.degraded_bw_gpus() == 0);
 }
 
@@ -82,12 +76,12 @@ TEST_CASE("with one plane a leaf fault cuts its GPUs off until it is back", "[fa
     CHECK(f.cut[g]);
     CHECK(f.tracker.cut_off(g));
   }
-  CHECK(f.tracker.job_bw(0, f.owners()) == 0.0); // the job is interrupted, not slowed
+  CHECK(f.tracker.job_bw(0) == 0.0); // the job is interrupted, not slowed
   CHECK(f.tracker.degraded_bw_gpus() == 0);      // cut off is not degraded
   f.restore(Element{ElementKind::LEAF, 0, 2});
   for (int g : on_leaf2)
     CHECK_FALSE(f.cut[g]);
-  CHECK(f.tracker.job_bw(0, f.owners()) == 1.0);
+  CHECK(f.tracker.job_bw(0) == 1.0);
 }
 
 TEST_CASE("a NIC port down degrades its GPU alone, and only the job holding it", "[fabric][tracker]") {
@@ -95,12 +89,12 @@ TEST_CASE("a NIC port down degrades its GPU alone, and only the job holding it",
   f.own(5, 0);
   f.own(6, 1);
   f.fail(Element{ElementKind::NIC_PORT, 3, 5}); // GPU 5's port in plane 3
-  CHECK(f.tracker.job_bw(0, f.owners()) == 7.0 / 8);
+  CHECK(f.tracker.job_bw(0) == 7.0 / 8);
   CHECK(f.tracker.job_leaf_bw(0) == 1.0); // its leaf is whole
-  CHECK(f.tracker.job_bw(1, f.owners()) == 1.0);
+  CHECK(f.tracker.job_bw(1) == 1.0);
   CHECK(f.tracker.degraded_bw_gpus() == 1);
   f.own(5, -1); // the job swapped the GPU out
-  CHECK(f.tracker.job_bw(0, f.owners()) == 1.0);
+  CHECK(f.tracker.job_bw(0) == 1.0);
 }
 
 TEST_CASE("a job's placement class is the sum of its leaves' count keys, kept current", "[fabric][tracker]") {
