@@ -53,7 +53,7 @@ public:
 private:
   struct Grouping {
     int groups = 0;
-    std::vector<int> group_of;           ///< per GPU
+    std::vector<int> group_of;            ///< per GPU
     std::vector<std::vector<int>> counts; ///< [job][group]
     CountHook hook;
   };

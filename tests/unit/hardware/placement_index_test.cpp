@@ -16,11 +16,12 @@ TEST_CASE("placement counts equal a recount from the owners after random moves",
   PlacementIndex index(GPUS, JOBS);
   long count_hook_sum = 0; // Σ (after - before) over every count hook call: the GPUs held in the end
   const int racks = index.add_grouping(RACKS, [](int g) { return g / 72; });
-  const int leaves = index.add_grouping(LEAVES, [](int g) { return g / 32; },
-                                        [&](int, int, int before, int after) {
-                                          REQUIRE(std::abs(after - before) == 1);
-                                          count_hook_sum += after - before;
-                                        });
+  const int leaves = index.add_grouping(
+      LEAVES, [](int g) { return g / 32; },
+      [&](int, int, int before, int after) {
+        REQUIRE(std::abs(after - before) == 1);
+        count_hook_sum += after - before;
+      });
   std::vector<int> owner(GPUS, -1);
   std::mt19937 rng(7);
   for (int step = 0; step < 5000; ++step) {
