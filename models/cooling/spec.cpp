@@ -197,42 +197,11 @@ std::string check_trace_temp(double temp_c) {
   return {};
 }
 
-CoolingSpec decode_cooling(const sim::Node& n) {
-  CoolingSpec s;
-  s.racks_per_loop = n.int32("racks_per_loop");
-  s.isolation = n.string("isolation") == "loop" ? Isolation::LOOP : Isolation::RACK;
-  s.supply_c = n.number("supply_c");
-  s.daily_amplitude_k = n.number("daily_amplitude_k");
-  s.daily_peak_h = n.number("daily_peak_h");
-  s.seasonal_amplitude_k = n.number("seasonal_amplitude_k");
-  s.seasonal_peak_day = n.number("seasonal_peak_day");
-  s.start_day = n.number("start_day");
-  s.profile_step_s = n.number("profile_step_s");
-  s.cdu_approach_k = n.number("cdu_approach_k");
-  s.facility_excursion_k = n.number("facility_excursion_k");
-  s.glycol_frac = n.number("glycol_frac");
-  if (auto flow = n.optional_number("rack_flow_l_per_min")) {
-    s.rack_flow_l_per_min = *flow;
-    s.rack_flow_given = true;
-  }
-  s.cdu_capacity_kw = n.number("cdu_capacity_kw");
-  s.pumps = n.int32("pumps");
-  s.pump_capacity_frac = n.number("pump_capacity_frac");
-  s.branch_pressure_drop_kpa = n.number("branch_pressure_drop_kpa");
-  s.valve_fault_flow_frac = n.number("valve_fault_flow_frac");
-  s.thermal.coolant = Coolant::propylene_glycol(s.glycol_frac);
-  s.thermal.thermal_resistance_k_per_w = n.number("gpu_thermal_resistance_k_per_w");
-  s.thermal.throttle_c = n.number("throttle_c");
-  s.thermal.shutdown_c = n.number("shutdown_c");
-  if (auto v = n.optional_number("racky_interval_s")) s.racky_interval_s = *v;
-  const std::string gauges = n.string("racky_gauges");
-  s.racky_gauges = gauges == "rack"      ? RackyGauges::RACK
-                   : gauges == "cluster" ? RackyGauges::CLUSTER
-                                         : RackyGauges::LOOP;
-  s.racky_detect_s = n.number("racky_detect_s");
-  s.crews = n.int32("crews");
+namespace {
 
-  // Throttle curve: temperatures increasing above throttle_c, clocks non-increasing.
+/// /cooling/throttle_curve: temperatures increasing above throttle_c, clocks non-increasing; and
+/// shutdown_c above throttle_c.
+void decode_throttle_curve(const sim::Node& n, CoolingSpec& s) {
   const KeyDef& curve_def = cooling_keys().key("throttle_curve");
   std::vector<sim::Node> points;
   if (n.has("throttle_curve")) {
@@ -266,8 +235,10 @@ CoolingSpec decode_cooling(const sim::Node& n) {
       n.problem(n.has("shutdown_c") ? "shutdown_c" : "throttle_c",
                 fmt::format("shutdown_c ({}) must exceed throttle_c ({})", number_text(s.thermal.shutdown_c),
                             number_text(s.thermal.throttle_c)));
+}
 
-  // Supply temperature: a profile around supply_c, or a facility water trace.
+/// Supply temperature: a profile around supply_c, or a facility water trace (inline or a file).
+void decode_supply(const sim::Node& n, CoolingSpec& s) {
   if (const Json* trace = n.raw("facility_water_trace")) {
     n.optional_string("facility_water_trace_file"); // type check
     if (!trace->is_array()) {
@@ -312,6 +283,47 @@ CoolingSpec decode_cooling(const sim::Node& n) {
   if (!s.has_trace() && s.supply_c + s.daily_amplitude_k + s.seasonal_amplitude_k > MAX_WATER_C)
     n.problem("supply_c", fmt::format("with its daily and seasonal amplitudes must stay <= {} °C",
                                       number_text(MAX_WATER_C)));
+}
+
+} // namespace
+
+CoolingSpec decode_cooling(const sim::Node& n) {
+  CoolingSpec s;
+  s.racks_per_loop = n.int32("racks_per_loop");
+  s.isolation = n.string("isolation") == "loop" ? Isolation::LOOP : Isolation::RACK;
+  s.supply_c = n.number("supply_c");
+  s.daily_amplitude_k = n.number("daily_amplitude_k");
+  s.daily_peak_h = n.number("daily_peak_h");
+  s.seasonal_amplitude_k = n.number("seasonal_amplitude_k");
+  s.seasonal_peak_day = n.number("seasonal_peak_day");
+  s.start_day = n.number("start_day");
+  s.profile_step_s = n.number("profile_step_s");
+  s.cdu_approach_k = n.number("cdu_approach_k");
+  s.facility_excursion_k = n.number("facility_excursion_k");
+  s.glycol_frac = n.number("glycol_frac");
+  if (auto flow = n.optional_number("rack_flow_l_per_min")) {
+    s.rack_flow_l_per_min = *flow;
+    s.rack_flow_given = true;
+  }
+  s.cdu_capacity_kw = n.number("cdu_capacity_kw");
+  s.pumps = n.int32("pumps");
+  s.pump_capacity_frac = n.number("pump_capacity_frac");
+  s.branch_pressure_drop_kpa = n.number("branch_pressure_drop_kpa");
+  s.valve_fault_flow_frac = n.number("valve_fault_flow_frac");
+  s.thermal.coolant = Coolant::propylene_glycol(s.glycol_frac);
+  s.thermal.thermal_resistance_k_per_w = n.number("gpu_thermal_resistance_k_per_w");
+  s.thermal.throttle_c = n.number("throttle_c");
+  s.thermal.shutdown_c = n.number("shutdown_c");
+  if (auto v = n.optional_number("racky_interval_s")) s.racky_interval_s = *v;
+  const std::string gauges = n.string("racky_gauges");
+  s.racky_gauges = gauges == "rack"      ? RackyGauges::RACK
+                   : gauges == "cluster" ? RackyGauges::CLUSTER
+                                         : RackyGauges::LOOP;
+  s.racky_detect_s = n.number("racky_detect_s");
+  s.crews = n.int32("crews");
+
+  decode_throttle_curve(n, s);
+  decode_supply(n, s);
 
   if (s.pumps * s.pump_capacity_frac < 1.0 - 1e-12)
     n.problem(

@@ -46,30 +46,13 @@ const StepBreakdown& StepModel::evaluate(double gpu_speed_frac) {
   return it->second;
 }
 
-StepBreakdown StepModel::compute(double gpu_speed_frac) const {
+StepModel::MicroBatchComm StepModel::micro_batch_comm(double tokens, double layers) const {
   const TransformerSpec& m = job_.model;
   const ParallelismSpec& p = job_.parallelism;
   const CommModel& comm = *comm_;
   const double t = p.tp;
   const double h = m.hidden;
-  const double tokens = tokens_per_micro_batch(m, p);
-  const double layers = layers_per_stage(m, p);
   const bool full = m.recompute == Recompute::FULL;
-  const double peak_flops = gpu_.peak_tflops_at(m.precision) * FLOPS_PER_TFLOPS;
-  const double gemm_flops_per_s = peak_flops * gpu_.compute_efficiency_frac * gpu_speed_frac;
-  const double hbm_bytes_per_s = gpu_.hbm_tb_per_s * BYTES_PER_TB * gpu_.hbm_efficiency_frac * gpu_speed_frac;
-
-  // One layer, one micro-batch, one GPU.
-  const double f = layer_forward_flops_per_token(m);
-  const double r = layer_recompute_flops_per_token(m);
-  const double gemm_s = tokens * (3 * f + r) / t / gemm_flops_per_s;
-  const LayerActivations act = layer_activations(m, p);
-  const double recomputed_bytes = full ? act.all_bytes : m.recompute == Recompute::SELECTIVE ? act.scores_bytes : 0.0;
-  const double memory_s = ELEMENTWISE_TRAFFIC_PER_BYTE * (3 * act.all_bytes + recomputed_bytes) / hbm_bytes_per_s;
-  const double logits_s = tokens * 3 * logits_forward_flops_per_token(m) / t / gemm_flops_per_s;
-  const double stage_s = layers * (gemm_s + memory_s) + logits_s;
-
-  // Communication of one micro-batch.
   const double per_layer = 4 + (full ? 2 : 0); // per layer: forward 2, backward 2, recomputed forward 2
   double tp_mb_s = 0;
   if (p.tp > 1) {
@@ -96,19 +79,16 @@ StepBreakdown StepModel::compute(double gpu_speed_frac) const {
   if (p.pp > 1)
     pp_mb_s = 2.0 * p.virtual_stages *
               comm.time_s(Collective::SEND_RECV, group(GroupAxis::PP), tokens * h * ACTIVATION_BYTES / t);
-  const double mb_s = stage_s + tp_mb_s + ep_mb_s + cp_mb_s + pp_mb_s;
+  return {tp_mb_s, ep_mb_s, cp_mb_s, pp_mb_s};
+}
 
-  StepBreakdown out;
-  out.micro_batches = micro_batches(m, p);
-  const double mbs = static_cast<double>(out.micro_batches);
-  out.compute_s = mbs * stage_s;
-  out.tp_s = mbs * tp_mb_s;
-  out.ep_s = mbs * ep_mb_s;
-  out.cp_s = mbs * cp_mb_s;
-  out.pp_s = mbs * pp_mb_s;
-  out.bubble_s = (p.pp - 1.0) / p.virtual_stages * mb_s;
-
-  // Data parallelism: gradient reduction and ZeRO gathers of the weights held by this GPU.
+double StepModel::data_parallel_s(double stage_s, double mbs, double f, double r) const {
+  // Gradient reduction and ZeRO gathers of the weights held by this GPU.
+  const TransformerSpec& m = job_.model;
+  const ParallelismSpec& p = job_.parallelism;
+  const CommModel& comm = *comm_;
+  const bool full = m.recompute == Recompute::FULL;
+  double dp_s = 0;
   const GpuParams params = gpu_params(m, p);
   const CommGroup dense = group(GroupAxis::DP);
   const CommGroup expert = group(GroupAxis::EXPERT_DP);
@@ -122,16 +102,56 @@ StepBreakdown StepModel::compute(double gpu_speed_frac) const {
     return overlap ? std::max(0.0, comm_s - window_s) : comm_s;
   };
   if (p.zero == 0) {
-    out.dp_s = exposed(both(Collective::ALL_REDUCE), p.overlap_grad_reduce, backward_window_s);
+    dp_s = exposed(both(Collective::ALL_REDUCE), p.overlap_grad_reduce, backward_window_s);
   } else if (p.zero <= 2) {
-    out.dp_s = exposed(both(Collective::REDUCE_SCATTER), p.overlap_grad_reduce, backward_window_s) +
-               exposed(both(Collective::ALL_GATHER), p.overlap_param_gather, forward_window_s);
+    dp_s = exposed(both(Collective::REDUCE_SCATTER), p.overlap_grad_reduce, backward_window_s) +
+           exposed(both(Collective::ALL_GATHER), p.overlap_param_gather, forward_window_s);
   } else {
     const double gathers_mb_s = (full ? 3 : 2) * both(Collective::ALL_GATHER);
-    out.dp_s = exposed(both(Collective::REDUCE_SCATTER), p.overlap_grad_reduce, backward_window_s) +
-               mbs * exposed(gathers_mb_s, p.overlap_param_gather, stage_s);
+    dp_s = exposed(both(Collective::REDUCE_SCATTER), p.overlap_grad_reduce, backward_window_s) +
+           mbs * exposed(gathers_mb_s, p.overlap_param_gather, stage_s);
   }
+  return dp_s;
+}
 
+StepBreakdown StepModel::compute(double gpu_speed_frac) const {
+  const TransformerSpec& m = job_.model;
+  const ParallelismSpec& p = job_.parallelism;
+  const double t = p.tp;
+  const double tokens = tokens_per_micro_batch(m, p);
+  const double layers = layers_per_stage(m, p);
+  const bool full = m.recompute == Recompute::FULL;
+  const double peak_flops = gpu_.peak_tflops_at(m.precision) * FLOPS_PER_TFLOPS;
+  const double gemm_flops_per_s = peak_flops * gpu_.compute_efficiency_frac * gpu_speed_frac;
+  const double hbm_bytes_per_s = gpu_.hbm_tb_per_s * BYTES_PER_TB * gpu_.hbm_efficiency_frac * gpu_speed_frac;
+
+  // One layer, one micro-batch, one GPU.
+  const double f = layer_forward_flops_per_token(m);
+  const double r = layer_recompute_flops_per_token(m);
+  const double gemm_s = tokens * (3 * f + r) / t / gemm_flops_per_s;
+  const LayerActivations act = layer_activations(m, p);
+  const double recomputed_bytes = full ? act.all_bytes : m.recompute == Recompute::SELECTIVE ? act.scores_bytes : 0.0;
+  const double memory_s = ELEMENTWISE_TRAFFIC_PER_BYTE * (3 * act.all_bytes + recomputed_bytes) / hbm_bytes_per_s;
+  const double logits_s = tokens * 3 * logits_forward_flops_per_token(m) / t / gemm_flops_per_s;
+  const double stage_s = layers * (gemm_s + memory_s) + logits_s;
+
+  const MicroBatchComm c = micro_batch_comm(tokens, layers);
+  const double tp_mb_s = c.tp_s, ep_mb_s = c.ep_s, cp_mb_s = c.cp_s, pp_mb_s = c.pp_s;
+  const double mb_s = stage_s + tp_mb_s + ep_mb_s + cp_mb_s + pp_mb_s;
+
+  StepBreakdown out;
+  out.micro_batches = micro_batches(m, p);
+  const double mbs = static_cast<double>(out.micro_batches);
+  out.compute_s = mbs * stage_s;
+  out.tp_s = mbs * tp_mb_s;
+  out.ep_s = mbs * ep_mb_s;
+  out.cp_s = mbs * cp_mb_s;
+  out.pp_s = mbs * pp_mb_s;
+  out.bubble_s = (p.pp - 1.0) / p.virtual_stages * mb_s;
+
+  out.dp_s = data_parallel_s(stage_s, mbs, f, r);
+
+  const GpuParams params = gpu_params(m, p);
   const double dense_group = static_cast<double>(p.dp) * p.cp;
   const double optimizer_params =
       p.zero >= 1 ? params.dense / dense_group + params.expert / std::max(1.0, dense_group / p.ep) : params.total();

@@ -136,6 +136,15 @@ private:
   int domain_gpus_;
   const CommModel* comm_;
   std::map<StepState, StepBreakdown> cache_;
+
+  /// One micro-batch's TP, EP, CP and PP communication, s (the terms of tp_mb_s .. pp_mb_s above).
+  struct MicroBatchComm {
+    double tp_s = 0, ep_s = 0, cp_s = 0, pp_s = 0;
+  };
+  MicroBatchComm micro_batch_comm(double tokens, double layers) const;
+  /// dp_s: gradient reduction and ZeRO gathers left exposed, for a stage of `stage_s` per micro-batch
+  /// (`f`, `r`: forward and recomputed FLOPs per token and layer, which split the stage into windows).
+  double data_parallel_s(double stage_s, double micro_batches, double f, double r) const;
 };
 
 /// The healthy step of a model-derived job on a scenario's hardware with the alpha-beta network

@@ -90,14 +90,12 @@ const KeyTable& parallelism_keys() {
   return table;
 }
 
-ModelJobSpec decode_model_job(const sim::Node& job, int gpus) {
-  ModelJobSpec out;
-  TransformerSpec& m = out.model;
-  ParallelismSpec& p = out.parallelism;
-  const sim::Node model = job.object("model", model_keys());
-  const sim::Node par = job.object("parallelism", parallelism_keys());
-  auto integer = [](const sim::Node& n, const char* key) { return n.int32(key); };
+namespace {
 
+auto integer(const sim::Node& n, const char* key) { return n.int32(key); }
+
+/// The transformer of /jobs/N/model: keys, then their consistency among themselves.
+void decode_transformer(const sim::Node& model, TransformerSpec& m) {
   m.layers = integer(model, "layers");
   m.hidden = integer(model, "hidden");
   m.heads = integer(model, "heads");
@@ -142,7 +140,11 @@ ModelJobSpec decode_model_job(const sim::Node& job, int gpus) {
     model.problem("heads", fmt::format("must divide hidden ({})", m.hidden));
   if (m.kv_heads > 0 && m.heads % m.kv_heads != 0)
     model.problem("kv_heads", fmt::format("must divide heads ({})", m.heads));
+}
 
+/// /jobs/N/parallelism, with dp derived from the job's GPUs when absent. False when dp could not be
+/// set (already reported): the checks that need it are skipped.
+bool decode_parallelism(const sim::Node& job, const sim::Node& par, int gpus, ParallelismSpec& p) {
   p.tp = integer(par, "tp");
   p.pp = integer(par, "pp");
   p.virtual_stages = integer(par, "virtual_stages");
@@ -155,23 +157,28 @@ ModelJobSpec decode_model_job(const sim::Node& job, int gpus) {
   const auto dp = par.optional_integer("dp");
   const long long tp_pp_cp = static_cast<long long>(p.tp) * p.pp * p.cp;
   const std::string gpus_ptr = job.child_pointer("gpus");
-  if (gpus <= 0 || tp_pp_cp <= 0) return out; // already reported
+  if (gpus <= 0 || tp_pp_cp <= 0) return false; // already reported
   if (dp) {
     p.dp = static_cast<int>(*dp);
     if (p.gpus() != gpus)
       par.problem_here(fmt::format("tp × pp × dp × cp = {} × {} × {} × {} = {} GPUs, but the job has {} GPUs ({})",
                                    p.tp, p.pp, p.dp, p.cp, p.gpus(), gpus, gpus_ptr));
   } else if (par.has("dp")) {
-    return out; // bad dp, already reported
+    return false; // bad dp, already reported
   } else if (gpus % tp_pp_cp != 0) {
     par.problem_here(fmt::format("tp × pp × cp = {} × {} × {} = {} does not divide the job's {} GPUs ({}), so dp "
                                  "cannot be derived",
                                  p.tp, p.pp, p.cp, tp_pp_cp, gpus, gpus_ptr));
-    return out;
+    return false;
   } else {
     p.dp = static_cast<int>(gpus / tp_pp_cp);
   }
+  return true;
+}
 
+/// What the model and its parallelism require of each other.
+void check_model_parallelism(const sim::Node& model, const sim::Node& par, const TransformerSpec& m,
+                             const ParallelismSpec& p) {
   if (m.heads > 0 && m.heads % p.tp != 0) par.problem("tp", fmt::format("must divide heads ({})", m.heads));
   if (m.seq_len > 0 && m.seq_len % p.cp != 0) par.problem("cp", fmt::format("must divide seq_len ({})", m.seq_len));
   if (p.virtual_stages > 1 && p.pp < 2) par.problem("virtual_stages", "needs pp ≥ 2 (the interleaved schedule)");
@@ -195,6 +202,17 @@ ModelJobSpec decode_model_job(const sim::Node& job, int gpus) {
                     fmt::format("must be a multiple of seq_len × dp × micro_batch = {} × {} × {} = {} tokens",
                                 m.seq_len, p.dp, m.micro_batch, per_step * m.seq_len));
   }
+}
+
+} // namespace
+
+ModelJobSpec decode_model_job(const sim::Node& job, int gpus) {
+  ModelJobSpec out;
+  const sim::Node model = job.object("model", model_keys());
+  const sim::Node par = job.object("parallelism", parallelism_keys());
+  decode_transformer(model, out.model);
+  if (decode_parallelism(job, par, gpus, out.parallelism))
+    check_model_parallelism(model, par, out.model, out.parallelism);
   return out;
 }
 
