@@ -23,10 +23,10 @@ std::string Facility::extra_cause_name(int k) {
 Facility::Facility(const Scenario& scenario, const hardware::Layout& layout, failure::GpuHealth& health,
                    sched::Allocator& alloc, const hardware::PlacementIndex& placement, int rack_grouping,
                    workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log,
-                   std::vector<ledger::Sample>& samples, std::uint64_t seed, std::uint64_t replica, Hooks hooks)
+                   std::uint64_t seed, std::uint64_t replica, Hooks hooks)
     : s_(&scenario), layout_(&layout), health_(&health), alloc_(&alloc), placement_(&placement),
       rack_grouping_(rack_grouping), workloads_(&workloads), queue_(&queue),
-      log_(&log), samples_(&samples), hooks_(std::move(hooks)),
+      log_(&log), hooks_(std::move(hooks)),
       cooling_(scenario.cooling ? &*scenario.cooling : nullptr),
       gpu_(scenario.power.gpu_curve(scenario.hardware.gpu)), base_w_(scenario.power.rack_base_kw * W_PER_KW),
       racks_(layout.racks()), gpus_per_rack_(layout.gpus_per_rack()),
@@ -119,7 +119,7 @@ void Facility::start() {
           (cooling_->racky_gauges == cooling::RackyGauges::RACK ? 6 * static_cast<std::size_t>(racks_) : 0);
       const sim::Tick output_every = sim::to_ticks(s_->output.timeseries_interval_s);
       const std::size_t others = output_every > 0 ? (10 + 2 * static_cast<std::size_t>(workloads_->size())) * static_cast<std::size_t>(end / output_every + 1) : 0;
-      samples_->reserve(samples_->size() + per_sample * static_cast<std::size_t>(end / every + 1) + others);
+      log_->reserve_samples(per_sample * static_cast<std::size_t>(end / every + 1) + others);
       auto sampler = std::make_shared<std::function<void()>>();
       *sampler = [this, every, end, sampler] {
         sample_loops();
@@ -713,9 +713,9 @@ std::vector<double> Facility::rack_power_w(std::vector<double>* hottest_gpu_w,
 void Facility::sample_cluster() {
   if (settle_pending_) settle();
   const sim::Tick now = queue_->now();
-  samples_->push_back({now, "cluster", "power_kw", total_.power_w() / W_PER_KW});
+  log_->sample({now, "cluster", "power_kw", total_.power_w() / W_PER_KW});
   if (s_->power.budget_kw || !s_->power.grid_events.empty())
-    samples_->push_back({now, "cluster", "power_budget_kw", available_w_ ? *available_w_ / W_PER_KW : NaN});
+    log_->sample({now, "cluster", "power_budget_kw", available_w_ ? *available_w_ / W_PER_KW : NaN});
 }
 
 void Facility::sample_loops() {
@@ -753,23 +753,23 @@ void Facility::sample_loops() {
       if (!powered(r)) ++isolated;
       if (per_rack) {
         const std::string rack = layout_->rack_name(r);
-        samples_->push_back({now, rack, "return_temp_c", ret});
-        samples_->push_back({now, rack, "flow_l_per_min", flow});
-        samples_->push_back({now, rack, "pressure_kpa", loops_->pressure_drop_kpa(r)});
-        samples_->push_back({now, rack, "leak", leaks_[i] > 0 ? 1.0 : 0.0});
-        samples_->push_back({now, rack, "power_kw", power[i] / W_PER_KW});
-        samples_->push_back({now, rack, "gpu_temp_max_c", gpu_c});
+        log_->sample({now, rack, "return_temp_c", ret});
+        log_->sample({now, rack, "flow_l_per_min", flow});
+        log_->sample({now, rack, "pressure_kpa", loops_->pressure_drop_kpa(r)});
+        log_->sample({now, rack, "leak", leaks_[i] > 0 ? 1.0 : 0.0});
+        log_->sample({now, rack, "power_kw", power[i] / W_PER_KW});
+        log_->sample({now, rack, "gpu_temp_max_c", gpu_c});
       }
     }
     raise(gpu_max_c, gpu_max);
     if (!per_loop) continue;
     const std::string loop_name = loops_->loop_name(l);
-    samples_->push_back({now, loop_name, "return_temp_c", reading.return_c});
-    samples_->push_back({now, loop_name, "flow_l_per_min", reading.flow_l_per_min});
-    samples_->push_back({now, loop_name, "gpu_temp_max_c", gpu_max});
-    samples_->push_back({now, loop_name, "power_kw", reading.power_w / W_PER_KW});
-    samples_->push_back({now, loop_name, "throttled_gpus", static_cast<double>(throttled)});
-    samples_->push_back({now, loop_name, "isolated_racks", static_cast<double>(isolated)});
+    log_->sample({now, loop_name, "return_temp_c", reading.return_c});
+    log_->sample({now, loop_name, "flow_l_per_min", reading.flow_l_per_min});
+    log_->sample({now, loop_name, "gpu_temp_max_c", gpu_max});
+    log_->sample({now, loop_name, "power_kw", reading.power_w / W_PER_KW});
+    log_->sample({now, loop_name, "throttled_gpus", static_cast<double>(throttled)});
+    log_->sample({now, loop_name, "isolated_racks", static_cast<double>(isolated)});
   }
   // Two independent paths to the facility's power: per rack here, by aggregates in settle(). They must
   // agree (a bug otherwise, never a property of the input).
@@ -779,13 +779,13 @@ void Facility::sample_loops() {
   if (std::fabs(racks_w - total_.power_w()) > 1e-9 * std::max(1.0, racks_w))
     throw std::logic_error(fmt::format("Facility: power per rack ({} W) and by aggregates ({} W) disagree", racks_w,
                                        total_.power_w()));
-  samples_->push_back({now, "cluster", "supply_temp_c", supply_c_});
-  samples_->push_back({now, "cluster", "return_temp_max_c", return_max_c});
-  samples_->push_back({now, "cluster", "gpu_temp_max_c", gpu_max_c});
-  samples_->push_back({now, "cluster", "flow_l_per_min", flow_l_per_min});
-  samples_->push_back({now, "cluster", "heat_removed_kw", heat_removed_w / W_PER_KW});
-  samples_->push_back({now, "cluster", "throttled_gpus", throttled_gpus_.power_w()});
-  samples_->push_back({now, "cluster", "isolated_racks", static_cast<double>(racks_ - powered_racks_)});
+  log_->sample({now, "cluster", "supply_temp_c", supply_c_});
+  log_->sample({now, "cluster", "return_temp_max_c", return_max_c});
+  log_->sample({now, "cluster", "gpu_temp_max_c", gpu_max_c});
+  log_->sample({now, "cluster", "flow_l_per_min", flow_l_per_min});
+  log_->sample({now, "cluster", "heat_removed_kw", heat_removed_w / W_PER_KW});
+  log_->sample({now, "cluster", "throttled_gpus", throttled_gpus_.power_w()});
+  log_->sample({now, "cluster", "isolated_racks", static_cast<double>(racks_ - powered_racks_)});
 }
 
 // ---------------------------------------------------------------------------------------------- results

@@ -67,8 +67,8 @@ public:
 
   Facility(const Scenario& scenario, const hardware::Layout& layout, failure::GpuHealth& health,
            sched::Allocator& alloc, const hardware::PlacementIndex& placement, int rack_grouping,
-           workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log,
-           std::vector<ledger::Sample>& samples, std::uint64_t seed, std::uint64_t replica, Hooks hooks);
+           workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log, std::uint64_t seed,
+           std::uint64_t replica, Hooks hooks);
   ~Facility();
 
   /// Interruption causes beyond the scenario's failure modes: "thermal_shutdown" (a rack shut down by
@@ -111,7 +111,6 @@ private:
   workload::Workloads* workloads_;
   sim::EventQueue* queue_;
   sim::EventLog* log_;
-  std::vector<ledger::Sample>* samples_;
   Hooks hooks_;
   const cooling::CoolingSpec* cooling_; ///< null without cooling
   hardware::GpuPowerCurve gpu_;

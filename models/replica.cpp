@@ -158,7 +158,7 @@ void Replica::build_facility() {
   };
   hooks.capacity_changed = [this] { notify_capacity(); };
   facility_ = std::make_unique<Facility>(*s_, *layout_, health_, alloc_, placement_, rack_grouping_, workloads_,
-                                         queue_, log_, result_.samples, seed_, replica_, std::move(hooks));
+                                         queue_, log_, seed_, replica_, std::move(hooks));
   install_health_hooks(); // every target exists from here on
   facility_->start();
 }
@@ -257,7 +257,7 @@ void Replica::register_gauges() {
 }
 
 void Replica::sample() {
-  gauges_.sample(queue_.now(), result_.samples);
+  gauges_.sample(queue_.now(), log_);
   if (queue_.now() + sample_every_ <= end_) queue_.after(sample_every_, [this] { sample(); });
 }
 
@@ -545,6 +545,7 @@ void Replica::collect_results() {
 void Replica::sort_events() {
   // Jobs log completed checkpoints when they close a cycle, after the fact: order the log by date
   // (stable: events of one date keep the order in which they were logged).
+  result_.samples = log_.take_samples();
   auto records = log_.take();
   std::vector<std::pair<sim::Tick, std::size_t>> order(records.size());
   for (std::size_t i = 0; i < records.size(); ++i)

@@ -8,7 +8,7 @@
 //   FailureInjector    strikes                                MissionControl detection, repairs, drains
 //   FabricTracker      fabric state as jobs see it            Degradations   gray GPUs, degraded NVLink
 //   JobPace            a job's slowdown from all of the above Facility       cooling, power, RLCC
-//   GaugeSampler       the time series
+//   GaugeSampler       the time series                        EventLog       the one sink: events and samples
 // Wiring (the replica's methods; every hook is installed once its target exists):
 //   injector ─strike─▶ on_strike: the mode's failure domain strikes (a fabric element or a rack's power
 //                      lost: GPUs cut off go down) │ gray: slow GPUs │ NVLink degraded ─▶ jobs holding

@@ -1,7 +1,9 @@
-// A sink for the discrete events a simulation reports (events.csv).
+// The one sink for what a simulation reports over time: discrete events (events.csv) and gauge samples
+// (timeseries.csv).
 //
-// Models append records; whoever composes the run decides where they go. Disabled logs drop records
-// cheaply so that large runs need not keep them.
+// Models append records; whoever composes the run decides where they go. A disabled log drops events
+// cheaply so that large runs need not keep them; samples are kept whenever a part takes them (each
+// part samples only when its sampling interval is set).
 #pragma once
 
 #include "sim/name.hpp"
@@ -10,6 +12,7 @@
 #include <deque>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace dcsim::sim {
 
@@ -20,6 +23,14 @@ struct EventRecord {
   Name scope;         ///< e.g. "gpu", "rack", "job"
   Name job;           ///< job concerned, empty when none
   std::string detail; ///< free text: cause, durations
+};
+
+/// One reading of a gauge.
+struct Sample {
+  Tick time = 0;
+  Name entity; ///< "cluster", a job, a loop or a rack
+  Name gauge;
+  double value = 0;
 };
 
 class EventLog {
@@ -34,9 +45,17 @@ public:
   /// Hands the records over, leaving the log empty.
   std::deque<EventRecord> take() { return std::exchange(records_, {}); }
 
+  void sample(Sample s) { samples_.push_back(std::move(s)); }
+  /// Room for `more` samples to come (a run's samples are known in advance: no reallocation of ~10^6).
+  void reserve_samples(std::size_t more) { samples_.reserve(samples_.size() + more); }
+  const std::vector<Sample>& samples() const { return samples_; }
+  /// Hands the samples over, in the order they were taken.
+  std::vector<Sample> take_samples() { return std::exchange(samples_, {}); }
+
 private:
   bool enabled_;
   std::deque<EventRecord> records_;
+  std::vector<Sample> samples_;
 };
 
 } // namespace dcsim::sim

@@ -6,9 +6,9 @@ void GaugeSampler::add(sim::Name entity, sim::Name gauge, Read read) {
   gauges_.push_back({entity, gauge, std::move(read)});
 }
 
-void GaugeSampler::sample(sim::Tick now, std::vector<Sample>& out) const {
+void GaugeSampler::sample(sim::Tick now, sim::EventLog& out) const {
   for (const auto& g : gauges_)
-    out.push_back({now, g.entity, g.gauge, g.read(now)});
+    out.sample({now, g.entity, g.gauge, g.read(now)});
 }
 
 } // namespace dcsim::ledger

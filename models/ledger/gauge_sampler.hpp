@@ -4,6 +4,7 @@
 #pragma once
 
 #include "models/ledger/replica_result.hpp"
+#include "sim/event_log.hpp"
 #include "sim/name.hpp"
 #include "sim/units.hpp"
 
@@ -17,8 +18,8 @@ public:
   using Read = std::function<double(sim::Tick now)>;
 
   void add(sim::Name entity, sim::Name gauge, Read read);
-  /// Appends one sample of every gauge, dated `now`, to `out`.
-  void sample(sim::Tick now, std::vector<Sample>& out) const;
+  /// Appends one sample of every gauge, dated `now`, to the run's log.
+  void sample(sim::Tick now, sim::EventLog& out) const;
   std::size_t size() const { return gauges_.size(); }
 
 private:

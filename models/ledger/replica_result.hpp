@@ -67,12 +67,7 @@ struct ModeOutcome {
   double time_to_repair_h = 0; ///< summed over repaired failures
 };
 
-struct Sample {
-  sim::Tick time = 0;
-  sim::Name entity; ///< "cluster", a job, a loop or a rack
-  sim::Name gauge;
-  double value = 0;
-};
+using Sample = sim::Sample;
 
 /// Unallocated cluster categories, in output order after the job states.
 inline constexpr std::array<const char*, 4> CLUSTER_ONLY_STATES = {"inference", "idle", "repair", "spare"};

@@ -11,10 +11,14 @@ TEST_CASE("gauges are read together, in the order they were registered", "[ledge
   int healthy = 10;
   gauges.add("cluster", "healthy_gpus", [&](sim::Tick) { return double(healthy); });
   gauges.add("job", "demand_tokens_per_s", [](sim::Tick now) { return 2.0 * static_cast<double>(now); });
-  std::vector<Sample> out;
-  gauges.sample(5, out);
+  sim::EventLog log(/*enabled=*/false); // events off (output.events false): samples are still kept
+  gauges.sample(5, log);
+  log.add({6, "failure", "rack0001", "rack", "", ""});
   healthy = 9;
-  gauges.sample(7, out);
+  gauges.sample(7, log);
+  CHECK(log.records().empty());
+  const std::vector<Sample> out = log.take_samples();
+  CHECK(log.samples().empty());
   REQUIRE(out.size() == 4);
   CHECK(out[0].time == 5);
   CHECK(out[0].entity == "cluster");
