@@ -59,6 +59,33 @@ WelchResult welch_t_test(std::span<const double> a, std::span<const double> b) {
   return r;
 }
 
+WelchResult paired_t_test(std::span<const double> a, std::span<const double> b) {
+  std::vector<double> d, pa, pb;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    if (!std::isnan(a[i]) && !std::isnan(b[i])) {
+      d.push_back(b[i] - a[i]);
+      pa.push_back(a[i]);
+      pb.push_back(b[i]);
+    }
+  const Moments md = moments(d);
+  WelchResult r;
+  r.n_a = r.n_b = md.n;
+  r.mean_a = moments(pa).mean;
+  r.mean_b = moments(pb).mean;
+  if (md.n < 2) return r;
+  r.testable = true;
+  r.dof = static_cast<double>(md.n - 1);
+  if (md.variance == 0.0) {
+    r.t = md.mean == 0.0 ? 0.0 : std::copysign(INFINITY, md.mean);
+    r.p_two_sided = md.mean == 0.0 ? 1.0 : 0.0;
+    return r;
+  }
+  r.t = md.mean / std::sqrt(md.variance / static_cast<double>(md.n));
+  const boost::math::students_t dist(r.dof);
+  r.p_two_sided = std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(dist, std::fabs(r.t))));
+  return r;
+}
+
 std::vector<double> holm_adjust(const std::vector<double>& p_values) {
   const std::size_t m = p_values.size();
   std::vector<std::size_t> order(m);

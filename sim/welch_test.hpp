@@ -26,6 +26,15 @@ struct WelchResult {
 
 WelchResult welch_t_test(std::span<const double> a, std::span<const double> b);
 
+/// The paired t-test, for two samples drawn with common random numbers (two runs sharing seeds: pair i
+/// of `a` and `b` is replica i of each). With d_i = b_i − a_i over the n pairs where neither is NaN:
+///   t = mean(d) / (s_d / √n),  dof = n − 1,  p = 2 · (1 − F_t(|t|; dof))
+/// Pairs share most of their noise, so s_d is much smaller than the two samples' spread and the test
+/// far sharper than Welch's. `a` and `b` must have the same length. Fewer than 2 pairs: not testable.
+/// All d_i equal: p = 1 when they are 0, else 0 (a deterministic difference). Returned as a WelchResult
+/// (mean_a, mean_b over the pairs; n_a = n_b = n).
+WelchResult paired_t_test(std::span<const double> a, std::span<const double> b);
+
 /// Holm–Bonferroni step-down adjustment of p-values (family-wise error control): the adjusted p of the
 /// k-th smallest of m values is max over j ≤ k of min(1, (m − j + 1) · p_(j)). Same order as the input.
 std::vector<double> holm_adjust(const std::vector<double>& p_values);

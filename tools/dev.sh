@@ -56,7 +56,7 @@ case "$cmd" in
     install_missing
     build build
     say "running scenarios/default.json"
-    ./build/tools/dcsim run scenarios/default.json "$@"
+    ./build/tools/dcsim run scenarios/default.json --force "$@"
     ;;
   test)
     install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"

@@ -41,8 +41,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 /// A small, fast run: default.json, 4 replicas of 4,000 h on 2 processes (~0.3 s).
 std::vector<std::string> run_args(const fs::path& out, int seed) {
-  return {"run", source("scenarios/default.json"), "--replicas", "4", "--set", "duration_h=4000", "-j", "2", "-q",
-          "--seed", std::to_string(seed), "--out", out.string()};
+  return {"run",  source("scenarios/default.json"), "--replicas", "4", "--set", "duration_h=4000", "-j", "2", "-q",
+          "--seed", std::to_string(seed), "--force", "--out", out.string()};
 }
 
 pid_t spawn_dcsim(const std::vector<std::string>& args) {
@@ -77,10 +77,14 @@ int run_dcsim(const std::vector<std::string>& args) {
 }
 
 /// The regular files of a folder (not recursive) and their bytes.
+/// A folder's files and contents; run.json (provenance: its date and command line differ run to run) by
+/// name only.
 std::map<std::string, std::string> file_set(const fs::path& dir) {
   std::map<std::string, std::string> files;
-  for (const auto& e : fs::directory_iterator(dir))
-    files[e.path().filename().string()] = e.is_regular_file() ? read_text(e.path()) : std::string("<not a file>");
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    files[name] = !e.is_regular_file() ? std::string("<not a file>") : name == "run.json" ? "" : read_text(e.path());
+  }
   return files;
 }
 

@@ -220,6 +220,107 @@ TEST_CASE("compare: exit 1 on a significantly worse goodput, 0 on a re-run with 
             .exit_code == 2);
 }
 
+TEST_CASE("compare: runs sharing their seed are tested paired; gates; exact mode", "[scenario][workflow][compare]") {
+  const fs::path dir = test::fresh_test_dir("compare-paired");
+  auto run = [&](const std::string& name, const std::string& args) {
+    const auto r = run_shell(fmt::format("{} run {} -q -j 2 --replicas 3 --out {} {} 2>&1", dcsim_binary(),
+                                         shell_quote(source("scenarios/default.json")),
+                                         shell_quote((dir / name).string()), args));
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+  };
+  run("base", "--seed 7");
+  run("again", "--seed 7");
+  run("slower", "--seed 7 --set operations.restart_s=1200");
+  run("other-seed", "--seed 8 --set operations.restart_s=1200");
+  const auto compare = [&](const std::string& a, const std::string& b, const std::string& args) {
+    return run_shell(fmt::format("{} compare {} {} {} 2>&1", dcsim_binary(), shell_quote((dir / a).string()),
+                                 shell_quote((dir / b).string()), args));
+  };
+
+  // The paired p-value of goodput_frac, by hand from replicas.csv: 3 pairs, so 2 degrees of freedom,
+  // where Student's t has a closed form: p = 1 − |t|/√(t² + 2), t = mean(d)/(s_d/√3).
+  auto goodput = [&](const std::string& run_name) {
+    const auto csv = sim::read_csv_file(dir / run_name / "replicas.csv");
+    const auto job = csv.require_column("job", "replicas.csv"), g = csv.require_column("goodput_frac", "replicas.csv");
+    std::vector<double> v;
+    for (const auto& row : csv.rows)
+      if (row[job] == "pretrain") v.push_back(std::stod(row[g]));
+    return v;
+  };
+  const auto a = goodput("base"), b = goodput("slower");
+  REQUIRE(a.size() == 3);
+  double mean = 0;
+  for (int i = 0; i < 3; ++i)
+    mean += (b[static_cast<std::size_t>(i)] - a[static_cast<std::size_t>(i)]) / 3;
+  double ss = 0;
+  for (int i = 0; i < 3; ++i)
+    ss += std::pow(b[static_cast<std::size_t>(i)] - a[static_cast<std::size_t>(i)] - mean, 2);
+  const double t = mean / std::sqrt(ss / 2 / 3);
+  const double p_hand = 1 - std::fabs(t) / std::sqrt(t * t + 2);
+  const auto paired = compare("base", "slower", "--json");
+  const auto j = nlohmann::json::parse(paired.output);
+  CHECK(j.at("test") == "paired-two-sided-holm");
+  bool seen = false;
+  for (const auto& row : j.at("rows"))
+    if (row.at("job") == "pretrain" && row.at("metric") == "goodput_frac") {
+      seen = true;
+      CHECK(row.at("paired").get<bool>());
+      CHECK(row.at("p_value").get<double>() == Approx(p_hand).epsilon(1e-9));
+    }
+  CHECK(seen);
+  // Other seeds: Welch's test.
+  CHECK(nlohmann::json::parse(compare("base", "other-seed", "--json").output).at("test") == "welch-two-sided-holm");
+  CHECK(compare("base", "other-seed", "--test paired").output.find(
+            "--test paired: the runs do not share a seed (baseline 7, candidate 8)") != std::string::npos);
+
+  // Gates: only goodput_frac can fail; 50% of its mean is more than 20 minutes of restart cost.
+  const auto gated = compare("base", "slower", "--metric goodput_frac=50%");
+  CHECK(gated.exit_code == 0);
+  CHECK(gated.output.find("gates: goodput_frac 50%") != std::string::npos);
+  CHECK(compare("base", "slower", "--metric no_such_metric=1").output.find(
+            "dcsim compare: --metric no_such_metric: no such metric in either run") != std::string::npos);
+  const auto bad = compare("base", "slower", "--metric goodput_frac=lots");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output.find("--metric goodput_frac: the tolerance must be a number >= 0, or a percentage (got lots)") !=
+        std::string::npos);
+
+  // Exact mode: same scenario and seed are byte-identical (run.json aside); a change is listed.
+  const auto same = compare("base", "again", "--exact");
+  CHECK(same.exit_code == 0);
+  CHECK(same.output == "identical: every output file is byte for byte the same\n");
+  const auto differ = compare("base", "slower", "--exact");
+  CHECK(differ.exit_code == 1);
+  CHECK(differ.output.find("replicas.csv: differs") != std::string::npos);
+}
+
+TEST_CASE("run: run.json records provenance; an earlier run is replaced only with --force", "[scenario][workflow][outputs]") {
+  const fs::path dir = test::fresh_test_dir("provenance");
+  const fs::path out = dir / "out";
+  const std::string cmd = fmt::format("{} run {} -q -j 2 --replicas 2 --seed 3 --out {}", dcsim_binary(),
+                                      shell_quote(source("scenarios/default.json")), shell_quote(out.string()));
+  REQUIRE(run_shell(cmd).exit_code == 0);
+  const auto run = nlohmann::json::parse(read_text(out / "run.json"));
+  CHECK(run.at("seed") == 3);
+  CHECK(run.at("replicas") == 2);
+  CHECK(run.at("dcsim_version") == "0.1.0");
+  CHECK(run.at("command_line").at(1) == "run");
+  CHECK(run.at("date_utc").get<std::string>().size() == 20);
+  CHECK(run.at("git_commit").get<std::string>().size() >= 7);
+  CHECK(read_text(out / "complete.json").find("run.json") == std::string::npos); // not an output: not listed
+  // A stale report must not survive beside new outputs.
+  { std::ofstream(out / "report.html") << "<html>an earlier run's report</html>"; }
+  const auto refused = run_shell(cmd + " 2>&1");
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.output == fmt::format("dcsim: {}: holds an earlier run's outputs: give --force to replace them (the "
+                                      "whole folder), or another --out\n",
+                                      out.string()));
+  CHECK(fs::exists(out / "report.html"));
+  REQUIRE(run_shell(cmd + " --force").exit_code == 0);
+  CHECK_FALSE(fs::exists(out / "report.html"));
+  CHECK(fs::exists(out / "run.json"));
+}
+
 namespace {
 
 struct GoldenCase {
@@ -377,11 +478,17 @@ TEST_CASE("run --ci-target adds replicas until every job's goodput interval is n
                                            shell_quote((dir / "b").string())));
   REQUIRE(again.exit_code == 0);
   CHECK(read_text(dir / "a" / "replicas.csv") == read_text(dir / "b" / "replicas.csv"));
-  // An unreachable target stops at the cap, with a warning.
+  // An unreachable target stops at the cap: exit 4, outputs written; --ci-target-soft makes it a warning.
   const auto capped = run_shell(fmt::format("{} run {} --ci-target 0.000001 --max-replicas 12 -q -j 2 --out {} 2>&1",
                                             dcsim_binary(), scenario, shell_quote((dir / "c").string())));
-  REQUIRE(capped.exit_code == 0);
-  CHECK(capped.output.find("dcsim: warning: --ci-target 1e-06 not met after --max-replicas 12 replicas") !=
+  CHECK(capped.exit_code == 4);
+  CHECK(capped.output.find("dcsim: error (exit 4): --ci-target 1e-06 not met after --max-replicas 12 replicas") !=
         std::string::npos);
   CHECK(test::read_text(dir / "c" / "scenario.json").find("\"replicas\": 12") != std::string::npos);
+  const auto soft = run_shell(fmt::format("{} run {} --ci-target 0.000001 --max-replicas 4 --ci-target-soft -q -j 2 "
+                                          "--out {} 2>&1",
+                                          dcsim_binary(), scenario, shell_quote((dir / "d").string())));
+  CHECK(soft.exit_code == 0);
+  CHECK(soft.output.find("dcsim: warning: --ci-target 1e-06 not met after --max-replicas 4 replicas") !=
+        std::string::npos);
 }

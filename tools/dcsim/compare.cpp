@@ -3,11 +3,14 @@
 #include "sim/csv_reader.hpp"
 #include "sim/welch_test.hpp"
 #include "tools/dcsim/completion.hpp"
+#include "tools/dcsim/provenance.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <stdexcept>
@@ -25,9 +28,19 @@ struct RunData {
   /// (job, metric) -> stats, plus the order of appearance.
   std::map<std::pair<std::string, std::string>, MetricStats> summary;
   std::vector<std::pair<std::string, std::string>> order;
-  /// job -> metric -> values by replica.
-  std::map<std::string, std::map<std::string, std::vector<double>>> replicas;
+  /// job -> metric -> replica index -> value.
+  std::map<std::string, std::map<std::string, std::map<long, double>>> replicas;
+  std::optional<long long> seed; ///< the run's seed (scenario.json), when it says
 };
+
+/// The seed recorded in a run's scenario.json (the scenario as run); nullopt when absent or unreadable.
+std::optional<long long> scenario_seed(const std::filesystem::path& dir) {
+  std::ifstream in(dir / "scenario.json");
+  if (!in) return std::nullopt;
+  const Json doc = Json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("seed") || !doc.at("seed").is_number_integer()) return std::nullopt;
+  return doc.at("seed").get<long long>();
+}
 
 double number_at(const std::vector<std::string>& row, std::size_t col, const std::string& label) {
   try {
@@ -58,21 +71,39 @@ RunData read_run(const std::filesystem::path& dir) {
   const auto replicas = sim::read_csv_file(replicas_path);
   const std::string rlabel = replicas_path.string();
   const auto rjob = replicas.require_column("job", rlabel);
-  replicas.require_column("replica", rlabel);
-  for (const auto& row : replicas.rows)
+  const auto rindex = replicas.require_column("replica", rlabel);
+  for (const auto& row : replicas.rows) {
+    const auto replica = static_cast<long>(number_at(row, rindex, rlabel));
     for (std::size_t c = 0; c < replicas.header.size(); ++c) {
-      if (replicas.header[c] == "replica" || c == rjob) continue;
-      d.replicas[row[rjob]][replicas.header[c]].push_back(number_at(row, c, rlabel));
+      if (c == rindex || c == rjob) continue;
+      d.replicas[row[rjob]][replicas.header[c]][replica] = number_at(row, c, rlabel);
     }
+  }
+  d.seed = scenario_seed(dir);
   return d;
 }
 
-const std::vector<double>& values_of(const RunData& d, const std::string& job, const std::string& metric) {
-  static const std::vector<double> none;
+const std::map<long, double>& values_of(const RunData& d, const std::string& job, const std::string& metric) {
+  static const std::map<long, double> none;
   auto j = d.replicas.find(job);
   if (j == d.replicas.end()) return none;
   auto m = j->second.find(metric);
   return m == j->second.end() ? none : m->second;
+}
+
+std::vector<double> values(const std::map<long, double>& by_replica) {
+  std::vector<double> out;
+  for (const auto& [replica, v] : by_replica)
+    out.push_back(v);
+  return out;
+}
+
+/// Whether two metrics' replicas pair up: the same replica indices on both sides.
+bool same_replicas(const std::map<long, double>& a, const std::map<long, double>& b) {
+  if (a.size() != b.size()) return false;
+  for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
+    if (i->first != j->first) return false;
+  return true;
 }
 
 std::string fmt_value(double v) {
@@ -103,38 +134,47 @@ Json json_stats(const MetricStats& s) {
 
 } // namespace
 
-Comparison compare_runs(const std::filesystem::path& baseline, const std::filesystem::path& candidate,
-                        double tolerance_frac) {
-  const RunData a = read_run(baseline), b = read_run(candidate);
-  Comparison c;
-  c.baseline_dir = baseline.string();
-  c.candidate_dir = candidate.string();
-  c.tolerance_frac = tolerance_frac;
-  auto order = a.order;
-  for (const auto& key : b.order)
-    if (!a.summary.count(key)) order.push_back(key);
+namespace {
 
-  for (const auto& [job, metric] : order) {
-    MetricComparison r;
-    r.job = job;
-    r.metric = metric;
-    r.better = ledger::metric_direction(metric);
-    if (auto it = a.summary.find({job, metric}); it != a.summary.end()) r.baseline = it->second;
-    if (auto it = b.summary.find({job, metric}); it != b.summary.end()) r.candidate = it->second;
-    r.diff = r.baseline.present && r.candidate.present ? r.candidate.mean - r.baseline.mean : NaN;
-    r.diff_frac = r.baseline.present && r.baseline.mean != 0 ? r.diff / std::fabs(r.baseline.mean) : NaN;
-    const auto test = sim::welch_t_test(values_of(a, job, metric), values_of(b, job, metric));
-    r.tested = test.testable && r.baseline.present && r.candidate.present;
-    r.p_value = r.tested ? test.p_two_sided : NaN;
-    r.p_adjusted = r.p_value;
-    c.rows.push_back(std::move(r));
-  }
+const Gate* gate_of(const CompareSettings& settings, const std::string& metric) {
+  for (const auto& g : settings.gates)
+    if (g.metric == metric) return &g;
+  return nullptr;
+}
 
-  // Holm over the tested metrics that have a direction.
+/// Whether a row can fail the comparison: with gates, the gated metrics only; without, every metric
+/// with a direction.
+bool gated(const CompareSettings& settings, const MetricComparison& r) {
+  if (!settings.gates.empty()) return gate_of(settings, r.metric) != nullptr;
+  return r.better && *r.better != Better::NONE;
+}
+
+MetricComparison compare_metric(const RunData& a, const RunData& b, const std::string& job,
+                                const std::string& metric, bool paired) {
+  MetricComparison r;
+  r.job = job;
+  r.metric = metric;
+  r.better = ledger::metric_direction(metric);
+  if (auto it = a.summary.find({job, metric}); it != a.summary.end()) r.baseline = it->second;
+  if (auto it = b.summary.find({job, metric}); it != b.summary.end()) r.candidate = it->second;
+  r.diff = r.baseline.present && r.candidate.present ? r.candidate.mean - r.baseline.mean : NaN;
+  r.diff_frac = r.baseline.present && r.baseline.mean != 0 ? r.diff / std::fabs(r.baseline.mean) : NaN;
+  const auto& va = values_of(a, job, metric);
+  const auto& vb = values_of(b, job, metric);
+  const bool pairs = paired && same_replicas(va, vb);
+  const auto test = pairs ? sim::paired_t_test(values(va), values(vb)) : sim::welch_t_test(values(va), values(vb));
+  r.tested = test.testable && r.baseline.present && r.candidate.present;
+  r.paired = r.tested && pairs;
+  r.p_value = r.tested ? test.p_two_sided : NaN;
+  r.p_adjusted = r.p_value;
+  return r;
+}
+
+void holm_over_family(Comparison& c, const CompareSettings& settings) {
   std::vector<std::size_t> family;
   std::vector<double> p;
   for (std::size_t i = 0; i < c.rows.size(); ++i)
-    if (c.rows[i].tested && c.rows[i].better && *c.rows[i].better != Better::NONE) {
+    if (c.rows[i].tested && gated(settings, c.rows[i])) {
       family.push_back(i);
       p.push_back(c.rows[i].p_value);
     }
@@ -142,42 +182,116 @@ Comparison compare_runs(const std::filesystem::path& baseline, const std::filesy
   for (std::size_t k = 0; k < family.size(); ++k)
     c.rows[family[k]].p_adjusted = adjusted[k];
   c.family = static_cast<int>(family.size());
+}
 
+void judge(MetricComparison& r, const CompareSettings& settings) {
+  const bool can_fail = gated(settings, r);
+  const bool directional = r.better && *r.better != Better::NONE;
+  if (!r.candidate.present) {
+    r.verdict = "missing";
+    r.regression = can_fail;
+    return;
+  }
+  if (!r.baseline.present) {
+    r.verdict = "new";
+    return;
+  }
+  if (std::isnan(r.diff)) {
+    r.verdict = std::isnan(r.baseline.mean) && std::isnan(r.candidate.mean) ? "undefined" : "undefined on one side";
+    return;
+  }
+  const Gate* gate = gate_of(settings, r.metric);
+  const double allowed = !gate             ? settings.tolerance_frac * std::fabs(r.baseline.mean)
+                         : gate->relative ? gate->tolerance * std::fabs(r.baseline.mean)
+                                          : gate->tolerance;
+  const bool beyond = std::fabs(r.diff) > allowed;
+  const bool significant = r.tested && r.p_adjusted < COMPARE_ALPHA;
+  // A gated metric without a direction fails on a change either way.
+  const bool worse = directional ? ((*r.better == Better::HIGHER && r.diff < 0) || (*r.better == Better::LOWER && r.diff > 0))
+                                 : gate != nullptr;
+  if (!beyond)
+    r.verdict = "within tolerance";
+  else if (!significant)
+    r.verdict = r.tested ? "not significant" : "no test";
+  else if (worse && can_fail)
+    r.verdict = "REGRESSION", r.regression = true;
+  else
+    r.verdict = directional ? (worse ? "worse (not gated)" : "improved") : "changed";
+}
+
+} // namespace
+
+Comparison compare_runs(const std::filesystem::path& baseline, const std::filesystem::path& candidate,
+                        const CompareSettings& settings) {
+  const RunData a = read_run(baseline), b = read_run(candidate);
+  Comparison c;
+  c.baseline_dir = baseline.string();
+  c.candidate_dir = candidate.string();
+  c.tolerance_frac = settings.tolerance_frac;
+  c.gates = settings.gates;
+  const bool shared_seed = a.seed && b.seed && *a.seed == *b.seed;
+  if (settings.test == TestChoice::PAIRED && !shared_seed)
+    throw std::runtime_error(fmt::format("--test paired: the runs do not share a seed (baseline {}, candidate {})",
+                                         a.seed ? std::to_string(*a.seed) : "unknown",
+                                         b.seed ? std::to_string(*b.seed) : "unknown"));
+  const bool paired = settings.test != TestChoice::WELCH && shared_seed;
+  auto order = a.order;
+  for (const auto& key : b.order)
+    if (!a.summary.count(key)) order.push_back(key);
+  for (const auto& [job, metric] : order)
+    c.rows.push_back(compare_metric(a, b, job, metric, paired));
+  holm_over_family(c, settings);
   for (auto& r : c.rows) {
-    const bool directional = r.better && *r.better != Better::NONE;
-    if (!r.candidate.present) {
-      r.verdict = "missing";
-      r.regression = directional;
-    } else if (!r.baseline.present) {
-      r.verdict = "new";
-    } else if (std::isnan(r.diff)) {
-      r.verdict =
-          std::isnan(r.baseline.mean) && std::isnan(r.candidate.mean) ? "undefined" : "undefined on one side";
-    } else {
-      const bool beyond = std::fabs(r.diff) > tolerance_frac * std::fabs(r.baseline.mean);
-      const bool significant = r.tested && r.p_adjusted < COMPARE_ALPHA;
-      const bool worse = directional && ((*r.better == Better::HIGHER && r.diff < 0) ||
-                                         (*r.better == Better::LOWER && r.diff > 0));
-      if (!beyond)
-        r.verdict = "within tolerance";
-      else if (!significant)
-        r.verdict = r.tested ? "not significant" : "no test";
-      else if (worse)
-        r.verdict = "REGRESSION", r.regression = true;
-      else
-        r.verdict = directional ? "improved" : "changed";
-    }
+    judge(r, settings);
     if (r.regression) ++c.regressions;
+    if (r.paired) c.paired = true;
   }
   return c;
 }
 
+namespace {
+
+std::string gates_text(const Comparison& c) {
+  if (c.gates.empty()) return fmt::format("tolerance {:g}% of the baseline mean", c.tolerance_frac * 100);
+  std::string out = "gates:";
+  for (const auto& g : c.gates)
+    out += g.relative ? fmt::format(" {} {:g}%", g.metric, g.tolerance * 100) : fmt::format(" {} {:g}", g.metric, g.tolerance);
+  return out;
+}
+
+} // namespace
+
+Gate parse_gate(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw std::invalid_argument(fmt::format("--metric must be NAME=TOLERANCE, e.g. goodput_frac=0.005 or goodput_frac=1% (got {})", text));
+  Gate g;
+  g.metric = text.substr(0, eq);
+  std::string tol = text.substr(eq + 1);
+  if (tol.back() == '%') {
+    g.relative = true;
+    tol.pop_back();
+  }
+  std::size_t used = 0;
+  double v = NaN;
+  try {
+    v = std::stod(tol, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != tol.size() || !std::isfinite(v) || v < 0)
+    throw std::invalid_argument(fmt::format("--metric {}: the tolerance must be a number >= 0, or a percentage (got {})", g.metric, text.substr(eq + 1)));
+  g.tolerance = g.relative ? v / 100 : v;
+  return g;
+}
+
 std::string comparison_table(const Comparison& c) {
   std::string out = fmt::format("baseline  {}\ncandidate {}\n", c.baseline_dir, c.candidate_dir);
-  out += fmt::format(
-      "test: Welch's two-sided t-test on replicas.csv, p Holm-adjusted over {} directional metrics, "
-      "alpha {}; tolerance {:g}% of the baseline mean\n",
-      c.family, COMPARE_ALPHA, c.tolerance_frac * 100);
+  out += fmt::format("test: {} on replicas.csv, p Holm-adjusted over {} {}, alpha {}; {}\n",
+                     c.paired ? "paired t-test (the runs share their seed: replica i against replica i)"
+                              : "Welch's two-sided t-test",
+                     c.family, c.gates.empty() ? "directional metrics" : "gated metrics", COMPARE_ALPHA,
+                     gates_text(c));
   out +=
       fmt::format("{:<14} {:<26} {:<6} {:>34} {:>34} {:>11} {:>8} {:>8}  {}\n", "job", "metric", "better",
                   "baseline mean [95% CI]", "candidate mean [95% CI]", "diff", "diff%", "p(adj)", "verdict");
@@ -215,36 +329,104 @@ std::string comparison_json(const Comparison& c) {
              {"diff", json_number(r.diff)},
              {"diff_frac", json_number(r.diff_frac)},
              {"tested", r.tested},
+             {"paired", r.paired},
              {"p_value", json_number(r.p_value)},
              {"p_adjusted", json_number(r.p_adjusted)},
              {"verdict", r.verdict},
              {"regression", r.regression}});
-  const Json out{{"baseline", c.baseline_dir},         {"candidate", c.candidate_dir},
-                 {"test", "welch-two-sided-holm"},     {"alpha", COMPARE_ALPHA},
-                 {"tolerance_frac", c.tolerance_frac}, {"family", c.family},
-                 {"regressions", c.regressions},       {"rows", rows}};
+  Json gates = Json::array();
+  for (const auto& g : c.gates)
+    gates.push_back(Json{{"metric", g.metric}, {"tolerance", g.tolerance}, {"relative", g.relative}});
+  const Json out{{"baseline", c.baseline_dir},
+                 {"candidate", c.candidate_dir},
+                 {"test", c.paired ? "paired-two-sided-holm" : "welch-two-sided-holm"},
+                 {"alpha", COMPARE_ALPHA},
+                 {"tolerance_frac", c.tolerance_frac},
+                 {"gates", gates},
+                 {"family", c.family},
+                 {"regressions", c.regressions},
+                 {"rows", rows}};
   return out.dump(1) + "\n";
 }
 
+std::string exact_differences(const std::filesystem::path& baseline, const std::filesystem::path& candidate) {
+  std::string out;
+  auto read = [](const std::filesystem::path& p) -> std::optional<std::string> {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return std::nullopt;
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  for (const std::string& name : listed_output_files(baseline)) {
+    if (name == RUN_FILE) continue; // provenance: its date and host differ by design
+    const auto a = read(baseline / name), b = read(candidate / name);
+    if (!b)
+      out += fmt::format("{}: missing from the candidate\n", name);
+    else if (*a != *b)
+      out += fmt::format("{}: differs ({} and {} bytes)\n", name, a->size(), b->size());
+  }
+  return out;
+}
+
+namespace {
+
+/// Parses the options into settings; "" or what is wrong.
+std::string compare_settings(const CompareOptions& o, CompareSettings& settings) {
+  if (!(o.tolerance_frac >= 0) || !std::isfinite(o.tolerance_frac))
+    return fmt::format("--tolerance-frac must be a number >= 0 (got {})", o.tolerance_frac);
+  settings.tolerance_frac = o.tolerance_frac;
+  if (o.test == "auto")
+    settings.test = TestChoice::AUTO;
+  else if (o.test == "welch")
+    settings.test = TestChoice::WELCH;
+  else if (o.test == "paired")
+    settings.test = TestChoice::PAIRED;
+  else
+    return fmt::format("--test must be auto, welch or paired (got {})", o.test);
+  try {
+    for (const auto& text : o.gates)
+      settings.gates.push_back(parse_gate(text));
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+} // namespace
+
 int compare_command(const CompareOptions& o) {
-  if (!(o.tolerance_frac >= 0) || !std::isfinite(o.tolerance_frac)) {
-    std::cerr << fmt::format("dcsim compare: --tolerance-frac must be a number >= 0 (got {})\n",
-                             o.tolerance_frac);
+  CompareSettings settings;
+  if (const std::string why = compare_settings(o, settings); !why.empty()) {
+    std::cerr << "dcsim compare: " << why << "\n";
     return 2;
   }
   for (const std::string& dir : {o.baseline_dir, o.candidate_dir}) {
-    if (!std::filesystem::is_directory(dir)) continue; // compare_runs says so
+    if (!std::filesystem::is_directory(dir)) {
+      std::cerr << fmt::format("dcsim compare: {}: not a directory\n", dir);
+      return 2;
+    }
     if (const std::string why = completion_problem(dir, {"summary.csv", "replicas.csv"}); !why.empty()) {
       std::cerr << fmt::format("dcsim compare: {}: not a complete run's outputs: {}\n", dir, why);
       return 2;
     }
   }
+  if (o.exact) {
+    const std::string diff = exact_differences(o.baseline_dir, o.candidate_dir);
+    std::cout << (diff.empty() ? "identical: every output file is byte for byte the same\n" : diff);
+    return diff.empty() ? 0 : 1;
+  }
   Comparison c;
   try {
-    c = compare_runs(o.baseline_dir, o.candidate_dir, o.tolerance_frac);
+    c = compare_runs(o.baseline_dir, o.candidate_dir, settings);
   } catch (const std::exception& e) {
     std::cerr << "dcsim compare: " << e.what() << "\n";
     return 2;
+  }
+  for (const auto& g : settings.gates) {
+    const bool known = std::any_of(c.rows.begin(), c.rows.end(), [&](const auto& r) { return r.metric == g.metric; });
+    if (!known) {
+      std::cerr << fmt::format("dcsim compare: --metric {}: no such metric in either run\n", g.metric);
+      return 2;
+    }
   }
   std::cout << (o.json ? comparison_json(c) : comparison_table(c));
   return c.regressions > 0 ? 1 : 0;

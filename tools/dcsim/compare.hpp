@@ -3,17 +3,27 @@
 // For every (job, metric) of the two summary.csv files: both means with their 95% confidence intervals,
 // the difference (candidate − baseline) and its fraction of the baseline mean, and a test.
 //
-// The test: Welch's two-sided t-test (sim/welch_test.hpp) on the metric's per-replica values in the two
-// replicas.csv files, with Holm–Bonferroni-adjusted p-values over the family of metrics that have a
-// direction (models/ledger/metric_table.hpp), at α = 0.05. The adjustment keeps the chance that a
-// re-run of the same model with other seeds fails anywhere at ≤ 5%, however many metrics there are.
+// The test, on the metric's per-replica values in the two replicas.csv files (sim/welch_test.hpp):
+//   - paired t-test when both runs share their seed (scenario.json) and the metric has the same replica
+//     indices on both sides: replica i of each run drew the same random numbers (common random
+//     numbers), so the differences d_i cancel most of the noise and the test is much sharper;
+//   - Welch's two-sided t-test otherwise (independent samples). `--test welch|paired` forces one.
+// p-values are Holm–Bonferroni-adjusted over the family of metrics that can fail, at α = 0.05: the
+// adjustment keeps the chance that a re-run of the same model fails anywhere at ≤ 5%, however many
+// metrics there are.
 //
-// A metric is a REGRESSION when all three hold: it has a direction and moved the worse way; it moved
-// by more than `tolerance_frac` × |baseline mean|; its adjusted p-value is < α. A metric with a direction
-// that the baseline has and the candidate lacks is a regression too (outputs are never renamed).
-// Metrics without a direction are compared and reported but never fail. Fewer than 2 replicas on either
-// side: no test, never a regression. Exit code: 1 when any regression, else 0; 2 on unreadable input,
-// and on a folder that is not a complete run's outputs (tools/dcsim/completion.hpp).
+// Which metrics can fail: without gates, every metric with a direction (models/ledger/metric_table.hpp);
+// with gates (`--metric NAME=TOL`, repeatable), the gated metrics only, each with its own tolerance:
+// absolute (`goodput_frac=0.005`) or relative to the baseline mean (`goodput_frac=1%`); a gated metric
+// without a direction fails on a change either way.
+// A metric is a REGRESSION when all hold: it can fail and moved the worse way; it moved by more than its
+// tolerance (without a gate: `tolerance_frac` × |baseline mean|); its adjusted p-value is < α. A metric
+// that can fail, present in the baseline and absent from the candidate, is a regression too (outputs are
+// never renamed). Fewer than 2 replicas on either side: no test, never a regression.
+// Exact mode (`--exact`): the outputs must be byte-identical (every file the baseline's completion
+// marker lists, but for run.json); for byte-deterministic outputs (same scenario, seed and dcsim).
+// Exit code: 1 when any regression (or, exact, any difference), else 0; 2 on unreadable input, and on a
+// folder that is not a complete run's outputs (tools/dcsim/completion.hpp).
 #pragma once
 
 #include "models/ledger/metric_table.hpp"
@@ -40,7 +50,8 @@ struct MetricComparison {
   MetricStats baseline, candidate;
   double diff = 0;       ///< candidate − baseline (NaN when either is undefined)
   double diff_frac = 0;  ///< diff ÷ |baseline| (NaN when baseline is 0 or undefined)
-  bool tested = false;   ///< Welch's test was possible (≥ 2 replicas each side)
+  bool tested = false;   ///< a test was possible (≥ 2 replicas, or pairs, each side)
+  bool paired = false;   ///< the test was the paired t-test
   double p_value = 1;    ///< two-sided, unadjusted
   double p_adjusted = 1; ///< Holm-adjusted over the tested directional metrics (= p_value for the others)
   std::string
@@ -48,24 +59,49 @@ struct MetricComparison {
   bool regression = false;
 };
 
+/// A per-metric gate: `tolerance` absolute, or a fraction of |baseline mean| when `relative`.
+struct Gate {
+  std::string metric;
+  double tolerance = 0;
+  bool relative = false;
+};
+/// "NAME=TOL" with TOL a number (absolute) or a percentage ("1%": relative). Throws std::invalid_argument.
+Gate parse_gate(const std::string& text);
+
+enum class TestChoice { AUTO, WELCH, PAIRED };
+
+struct CompareSettings {
+  double tolerance_frac = 0.01;
+  TestChoice test = TestChoice::AUTO;
+  std::vector<Gate> gates;
+};
+
 struct Comparison {
   std::string baseline_dir, candidate_dir;
   double tolerance_frac = 0.01;
+  std::vector<Gate> gates;
+  bool paired = false; ///< some rows were tested paired (the runs share their seed)
   std::vector<MetricComparison> rows; ///< baseline order, then metrics new in the candidate
-  int family = 0;                     ///< directional metrics tested (Holm's m)
+  int family = 0;                     ///< metrics that can fail, tested (Holm's m)
   int regressions = 0;
 };
 
 /// Reads both directories (summary.csv and replicas.csv) and compares them. Throws std::runtime_error on
 /// missing or malformed files.
 Comparison compare_runs(const std::filesystem::path& baseline, const std::filesystem::path& candidate,
-                        double tolerance_frac);
+                        const CompareSettings& settings);
+/// Exact mode: "" when both folders' files (those the baseline's marker lists, but run.json) are
+/// byte-identical, else one line per file that differs or is missing.
+std::string exact_differences(const std::filesystem::path& baseline, const std::filesystem::path& candidate);
 std::string comparison_table(const Comparison& c);
 std::string comparison_json(const Comparison& c);
 
 struct CompareOptions {
   std::string baseline_dir, candidate_dir;
   double tolerance_frac = 0.01;
+  std::string test = "auto";          ///< auto, welch, paired
+  std::vector<std::string> gates;     ///< NAME=TOL
+  bool exact = false;
   bool json = false;
 };
 int compare_command(const CompareOptions& options);

@@ -1,5 +1,7 @@
 #include "tools/dcsim/completion.hpp"
 
+#include "tools/dcsim/provenance.hpp"
+
 #include "sim/csv.hpp"
 
 #include <fmt/format.h>
@@ -41,7 +43,8 @@ std::vector<std::string> listed_output_files(const std::filesystem::path& dir) {
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (!e.is_regular_file() || name == COMPLETE_FILE || name.find(".tmp-") != std::string::npos) continue;
+    if (!e.is_regular_file() || name == COMPLETE_FILE || name == RUN_FILE || name.find(".tmp-") != std::string::npos)
+      continue;
     names.push_back(name);
   }
   std::sort(names.begin(), names.end());

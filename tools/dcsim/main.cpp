@@ -2,6 +2,7 @@
 #include "sim/interrupt.hpp"
 #include "sim/temp_dir.hpp"
 #include "tools/dcsim/compare.hpp"
+#include "tools/dcsim/provenance.hpp"
 #include "tools/dcsim/describe.hpp"
 #include "tools/dcsim/huge_pages.hpp"
 #include "tools/dcsim/report.hpp"
@@ -44,11 +45,12 @@ int main(int argc, char** argv) {
   CLI::App app{"dcsim: discrete-event simulator of AI factories (goodput and MFU of GPU clusters)"};
   const char* const OUTSIDE_HELP = "let trace files named by the scenario lie outside its folder";
   app.require_subcommand(1);
-  app.set_version_flag("--version", "dcsim 0.1.0");
+  app.set_version_flag("--version", fmt::format("dcsim {} ({})", dcsim::tools::DCSIM_VERSION,
+                                                dcsim::tools::build_commit()));
   const std::string exit_codes =
       "Exit codes: 0 ok; 1 runtime failure; 2 bad input or usage; 3 the run cannot progress (events pile up\n"
-      "while simulated time stands still: absurd failure rates or durations). compare: 1 also means a\n"
-      "regression.";
+      "while simulated time stands still: absurd failure rates or durations); 4 run --ci-target not met\n"
+      "within --max-replicas (outputs written). compare: 1 also means a regression (--exact: a difference).";
   app.footer(exit_codes);
 
   dcsim::tools::RunOptions run;
@@ -71,6 +73,8 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   run_cmd->add_option("--max-replicas", run.max_replicas, "cap on replicas with --ci-target (default 200)")
       ->check(CLI::PositiveNumber);
+  run_cmd->add_flag("--ci-target-soft", run.ci_target_soft, "an unmet --ci-target warns and exits 0 (default: exit 4)");
+  run_cmd->add_flag("--force", run.force, "replace an earlier run's outputs in the output folder (the whole folder)");
 
   dcsim::tools::SweepOptions sweep;
   auto* sweep_cmd = app.add_subcommand("sweep", "run the cartesian product of varied keys, each point a full run");
@@ -96,6 +100,13 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--tolerance-frac", compare.tolerance_frac,
                           "allowed change as a fraction of the baseline mean (default 0.01)");
   compare_cmd->add_flag("--json", compare.json, "print the comparison as JSON");
+  compare_cmd->add_option("--test", compare.test,
+                          "auto (paired when both runs share their seed, else Welch), welch or paired");
+  compare_cmd->add_option("--metric", compare.gates,
+                          "gate: only these metrics can fail, each with its tolerance: NAME=0.005 (absolute) or "
+                          "NAME=1% (of the baseline mean) (repeatable)");
+  compare_cmd->add_flag("--exact", compare.exact,
+                        "require byte-identical outputs (every listed file but run.json); exit 1 on a difference");
 
   std::string report_dir, report_output;
   auto* report_cmd = app.add_subcommand("report", "write a self-contained report.html from a run's outputs");
@@ -153,6 +164,7 @@ int main(int argc, char** argv) {
   if (*run_cmd || *sweep_cmd) // TMPDIR folders of dcsim processes killed earlier (SIGKILL cannot clean up)
     dcsim::sim::reclaim_stale_dirs(dcsim::sim::temp_root(), "dcsim-", dcsim::sim::RECLAIM_AFTER_S);
   if (*run_cmd) {
+    run.command_line.assign(argv, argv + argc);
     if (replicas > 0) run.overrides.push_back(fmt::format("replicas={}", replicas));
     if (seed >= 0) run.overrides.push_back(fmt::format("seed={}", seed));
     return dcsim::tools::run_command(run);

@@ -2,6 +2,7 @@
 
 #include "tools/dcsim/completion.hpp"
 #include "tools/dcsim/outputs.hpp"
+#include "tools/dcsim/provenance.hpp"
 #include "tools/dcsim/runner.hpp"
 
 #include <fmt/format.h>
@@ -32,7 +33,7 @@ std::string not_replaceable(const fs::path& target) {
   std::error_code ec;
   if (!fs::is_directory(target, ec)) return "exists and is not a folder";
   if (fs::exists(target / COMPLETE_FILE, ec)) return {};
-  std::vector<std::string> known = {SCENARIO_DOCUMENT_FILE, COMPLETE_FILE, "report.html"};
+  std::vector<std::string> known = {SCENARIO_DOCUMENT_FILE, COMPLETE_FILE, RUN_FILE, "report.html"};
   for (const sim::CsvSchema* schema : {&summary_schema(), &replicas_schema(), &ledger_schema(), &causes_schema(),
                                        &events_schema(), &timeseries_schema(), &racks_schema()})
     known.push_back(schema->name);
@@ -62,7 +63,7 @@ void check_writable_folder(const fs::path& dir) {
   }
 }
 
-OutputFolder::OutputFolder(const fs::path& target) {
+OutputFolder::OutputFolder(const fs::path& target, bool replace) {
   fs::path t = target.lexically_normal();
   if (t.has_relative_path() && t.filename().empty()) t = t.parent_path(); // "out/x/" -> "out/x"
   const std::string leaf = t.filename().string();
@@ -71,9 +72,14 @@ OutputFolder::OutputFolder(const fs::path& target) {
   target_ = t;
   const fs::path parent = t.has_parent_path() ? t.parent_path() : fs::path(".");
   std::error_code ec;
-  if (fs::exists(target_, ec))
+  if (fs::exists(target_, ec)) {
     if (const std::string why = not_replaceable(target_); !why.empty())
       throw OutputFolderError(fmt::format("{}: {}", target_.string(), why));
+    if (!replace && !fs::is_empty(target_, ec))
+      throw OutputFolderError(fmt::format("{}: holds an earlier run's outputs: give --force to replace them "
+                                          "(the whole folder), or another --out",
+                                          target_.string()));
+  }
   fs::create_directories(parent, ec);
   if (ec) throw OutputFolderError(fmt::format("{}: cannot create {}: {}", target_.string(), parent.string(), ec.message()));
   sim::reclaim_stale_dirs(parent, staging_prefix(target_), sim::RECLAIM_AFTER_S);

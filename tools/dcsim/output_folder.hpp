@@ -12,8 +12,9 @@
 // complete folder; the last one stays.
 //
 // The target is checked before anything is simulated: its parent must be writable (the temporary folder
-// is created there at once), and an existing target must be a folder holding only dcsim outputs (an
-// earlier run's), since it will be replaced.
+// is created there at once), and an existing target must be empty, or (with `replace`, `--force` on the
+// command line) a folder holding only dcsim outputs (an earlier run's), since it will be replaced whole:
+// its report.html and every other file go with it, so no stale report is left beside new outputs.
 #pragma once
 
 #include "sim/temp_dir.hpp"
@@ -34,7 +35,7 @@ class OutputFolder {
 public:
   /// Checks `target`, reclaims stale temporary folders of it, creates the parent (if needed) and the
   /// temporary folder. Throws OutputFolderError.
-  explicit OutputFolder(const std::filesystem::path& target);
+  OutputFolder(const std::filesystem::path& target, bool replace);
   ~OutputFolder();
 
   /// Where to write the outputs.

@@ -1,5 +1,7 @@
 #include "tools/dcsim/runner.hpp"
 
+#include "tools/dcsim/provenance.hpp"
+
 #include "sim/event_queue.hpp"
 #include "sim/interrupt.hpp"
 #include "sim/process_pool.hpp"
@@ -153,7 +155,7 @@ int run_command(const RunOptions& options) {
   // Before anything is simulated: the target must be replaceable and its parent writable.
   std::optional<OutputFolder> folder;
   try {
-    folder.emplace(out_dir);
+    folder.emplace(out_dir, options.force);
   } catch (const OutputFolderError& e) {
     std::cerr << "dcsim: " << e.what() << "\n";
     return EXIT_BAD_INPUT;
@@ -178,21 +180,23 @@ int run_command(const RunOptions& options) {
       ran.replicas = static_cast<int>(replicas.size());
       document["replicas"] = ran.replicas; // re-running scenario.json reproduces these outputs
       if (!met)
-        std::cerr << fmt::format("dcsim: warning: --ci-target {} not met after --max-replicas {} replicas (widest "
+        std::cerr << fmt::format("dcsim: {}: --ci-target {} not met after --max-replicas {} replicas (widest "
                                  "goodput_frac 95% half-width {:.6f})\n",
-                                 options.ci_target, options.max_replicas, adaptive.worst_half_width);
+                                 options.ci_target_soft ? "warning" : "error (exit 4)", options.ci_target,
+                                 options.max_replicas, adaptive.worst_half_width);
     } else {
       replicas = run_replicas(world, parallel, options.quiet);
     }
     const RunSummary summary = summarize_replicas(replicas);
     write_outputs(folder->staging(), ran, replicas, summary);
     write_scenario_document(folder->staging(), document);
+    write_run_file(folder->staging(), {options.command_line, options.scenario_path, ran.seed, ran.replicas});
     write_completion_marker(folder->staging());
     sim::die_if_interrupted(); // nothing published after SIGINT/SIGTERM
     folder->publish();
     std::cout << summary_table(ran, summary, world.layout().gpus());
     std::cout << fmt::format("outputs written to {}/\n", folder->target().string());
-    return 0;
+    return met || options.ci_target_soft ? 0 : EXIT_CI_TARGET_MISSED;
   } catch (const sim::NoProgress& e) {
     std::cerr << "dcsim: " << e.what() << "\n";
     return EXIT_NO_PROGRESS;

@@ -17,6 +17,8 @@ namespace dcsim::tools {
 inline constexpr int EXIT_RUNTIME_FAILURE = 1;
 inline constexpr int EXIT_BAD_INPUT = 2;
 inline constexpr int EXIT_NO_PROGRESS = 3;
+/// `run --ci-target` not met within --max-replicas (the outputs are written; --ci-target-soft: exit 0).
+inline constexpr int EXIT_CI_TARGET_MISSED = 4;
 
 /// The message of a replica that cannot progress, as printed after "dcsim: ".
 std::string no_progress_message(int replica, const std::string& why);
@@ -72,7 +74,10 @@ struct RunOptions {
   std::vector<std::string> overrides;
   double ci_target = 0; ///< > 0: adaptive replication (see run_until_ci)
   int max_replicas = 200;
+  bool ci_target_soft = false; ///< an unmet --ci-target is a warning, not exit 4
   bool allow_outside_files = false; ///< trace files may lie outside the scenario's folder
+  bool force = false;               ///< replace an earlier run's outputs in out_dir
+  std::vector<std::string> command_line; ///< for run.json
 };
 int run_command(const RunOptions& options);
 

@@ -341,7 +341,7 @@ int sweep_command(const SweepOptions& o) {
           const SweepPoint& p = points[static_cast<std::size_t>(index)];
           try {
             const Scenario& scenario = *scenarios[static_cast<std::size_t>(index)];
-            OutputFolder folder(point_dir(index));
+            OutputFolder folder(point_dir(index), /*replace=*/true); // the sweep decided to (re)run it
             World world(scenario);
             const auto replicas = run_replicas(world, inner, true, progress);
             const RunSummary summary = summarize_replicas(replicas);

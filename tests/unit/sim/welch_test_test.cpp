@@ -38,3 +38,25 @@ TEST_CASE("Holm adjustment", "[sim][stats]") {
   CHECK(adj[3] == Approx(0.02));
   CHECK(holm_adjust({0.9, 0.8})[0] == 1.0);
 }
+
+TEST_CASE("paired t-test against a hand computation (3 pairs: a closed form)", "[sim][stats]") {
+  // d = b − a = {0.5, 0, 0.7}: mean 0.4, s_d² = (0.01 + 0.16 + 0.09)/2 = 0.13, t = 0.4/√(0.13/3) = 1.92154.
+  // With 2 degrees of freedom F_t has a closed form: p = 1 − |t|/√(t² + 2) = 0.194613.
+  const std::vector<double> a{1, 2, 3}, b{1.5, 2.0, 3.7};
+  const WelchResult r = paired_t_test(a, b);
+  REQUIRE(r.testable);
+  CHECK(r.dof == 2);
+  CHECK(r.t == Approx(1.9215378).epsilon(1e-6));
+  CHECK(r.p_two_sided == Approx(0.19461273).epsilon(1e-6));
+  // The same numbers unpaired: the replicas' spread (variance ~1) swamps the shift, Welch sees nothing.
+  CHECK(welch_t_test(a, b).p_two_sided > 0.6);
+}
+
+TEST_CASE("paired t-test: NaN pairs left out, equal and shifted samples", "[sim][stats]") {
+  const double nan = std::nan("");
+  const std::vector<double> a{1, 2, 3, nan}, same{1, 2, 3, 4}, shifted{2, 3, 4, 5};
+  CHECK(paired_t_test(a, same).n_a == 3);
+  CHECK(paired_t_test(a, same).p_two_sided == 1.0);
+  CHECK(paired_t_test(a, shifted).p_two_sided == 0.0); // every pair differs by exactly 1
+  CHECK_FALSE(paired_t_test(std::vector<double>{1}, std::vector<double>{2}).testable);
+}
