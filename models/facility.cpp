@@ -113,10 +113,7 @@ void Facility::start() {
   if (cooling_) {
     // Temperatures at t = 0 are settled by an event, after the jobs have started: a rack that cannot be
     // cooled from the start is shut down like any other, and its jobs recover through the usual path.
-    queue_->at(0, [this] {
-      cause_ = modes_;
-      update_supply(true);
-    });
+    queue_->at(0, [this] { update_supply(true, thermal_cause()); });
     const sim::Tick every = sim::to_ticks(cooling_->racky_interval_s);
     if (every > 0) { // reserve the samples to come: no reallocation of a vector of ~10^6 samples
       const std::size_t per_sample =
@@ -206,38 +203,35 @@ void Facility::on_failure(const failure::Failure& f) {
   const auto& m = mode(f.mode);
   ++stats_[static_cast<std::size_t>(f.mode)].failures;
   if (log_->enabled()) log_->add({f.time, "failure", unit_name(f), m.scope_name, "", m.name});
-  cause_ = f.mode;
   switch (m.cooling_element()) {
   case cooling::CoolingElement::BRANCH:
     ++leaks_[static_cast<std::size_t>(f.unit)];
     break;
   case cooling::CoolingElement::VALVE:
     loops_->valve_failed(f.unit);
-    resolve({f.unit});
+    resolve({f.unit}, f.mode);
     break;
   case cooling::CoolingElement::PUMP: {
     const int loop = f.unit / cooling_->pumps;
     loops_->pump_failed(loop, f.unit % cooling_->pumps);
-    resolve_loop(loop);
+    resolve_loop(loop, f.mode);
     break;
   }
   case cooling::CoolingElement::LOOP:
     loops_->cdu_failed(f.unit);
-    resolve_loop(f.unit);
+    resolve_loop(f.unit, f.mode);
     break;
   case cooling::CoolingElement::FACILITY: {
     ++excursions_;
-    update_supply(false);
+    update_supply(false, f.mode);
     queue_->after(draw_repair(f.mode), [this, f] {
       --excursions_;
-      cause_ = modes_;
-      update_supply(false);
+      update_supply(false, thermal_cause());
       repaired(f);
     });
     break;
   }
   }
-  cause_ = modes_;
   queue_->after(sim::to_ticks(m.detect_s), [this, f] { detect(f); });
 }
 
@@ -277,7 +271,7 @@ void Facility::detect(const failure::Failure& f) {
     w.service = draw_repair(f.mode);
     w.done = [this, f, racks] {
       loops_->valve_repaired(f.unit);
-      resolve({f.unit});
+      resolve({f.unit}, thermal_cause());
       put_back(racks, true);
       repaired(f);
     };
@@ -291,7 +285,7 @@ void Facility::detect(const failure::Failure& f) {
     w.service = draw_repair(f.mode);
     w.done = [this, f, loop] {
       loops_->pump_repaired(loop, f.unit % cooling_->pumps);
-      resolve_loop(loop);
+      resolve_loop(loop, thermal_cause());
       repaired(f);
     };
     break;
@@ -303,7 +297,7 @@ void Facility::detect(const failure::Failure& f) {
     w.service = draw_repair(f.mode);
     w.done = [this, f] {
       loops_->cdu_repaired(f.unit);
-      resolve_loop(f.unit); // its racks return after burn-in (emergency shutdown path)
+      resolve_loop(f.unit, thermal_cause()); // its racks return after burn-in (emergency shutdown path)
       repaired(f);
     };
     break;
@@ -329,29 +323,26 @@ cooling::RackLoad Facility::design_load() const {
   return {busy, gpus_per_rack_ - busy, base_w_};
 }
 
-void Facility::update_supply(bool force) {
+void Facility::update_supply(bool force, int cause) {
   if (!cooling_) return;
   const double before = supply_c_;
   supply_c_ = profile_->at(queue_->now()) + excursions_ * cooling_->facility_excursion_k;
-  if (force || supply_c_ != before) resolve_all();
+  if (force || supply_c_ != before) resolve_all(cause);
   if (force) { // the profile's next step; each step schedules the next
     const sim::Tick next = profile_->next_change(queue_->now());
     if (next >= 0)
-      queue_->at(next, [this] {
-        cause_ = modes_;
-        update_supply(true);
-      });
+      queue_->at(next, [this] { update_supply(true, thermal_cause()); });
   }
 }
 
-void Facility::resolve_all() {
+void Facility::resolve_all(int cause) {
   std::vector<int> all(static_cast<std::size_t>(racks_));
   for (int r = 0; r < racks_; ++r)
     all[static_cast<std::size_t>(r)] = r;
-  resolve(all);
+  resolve(all, cause);
 }
 
-void Facility::resolve(const std::vector<int>& racks) {
+void Facility::resolve(const std::vector<int>& racks, int cause) {
   const cooling::RackLoad load = design_load();
   std::vector<std::pair<double, cooling::RackThermal>> cache; // racks with the same flow share a state
   for (const int r : racks) {
@@ -379,11 +370,11 @@ void Facility::resolve(const std::vector<int>& racks) {
             {queue_->now(), "throttling_end", loops_->loop_name(static_cast<int>(loop)), "loop", "", ""});
     }
   }
-  shutdown_check(racks);
+  shutdown_check(racks, cause);
   touch();
 }
 
-void Facility::shutdown_check(const std::vector<int>& racks) {
+void Facility::shutdown_check(const std::vector<int>& racks, int cause) {
   const sim::Tick burn_in = sim::to_ticks(s_->rlcc.burn_in_s);
   std::vector<int> down;
   for (const int r : racks) {
@@ -399,12 +390,12 @@ void Facility::shutdown_check(const std::vector<int>& racks) {
   for (const int r : down) {
     const auto i = static_cast<std::size_t>(r);
     shutdown_[i] = 1;
-    shutdown_cause_[i] = cause_;
+    shutdown_cause_[i] = cause;
     shutdown_since_[i] = queue_->now();
     --powered_racks_;
-    if (cause_ >= modes_) ++stats_[static_cast<std::size_t>(cause_)].failures;
+    if (cause >= modes_) ++stats_[static_cast<std::size_t>(cause)].failures;
     if (log_->enabled()) {
-      const std::string why = cause_ < modes_ ? mode(cause_).name : std::string(THERMAL_CAUSE);
+      const std::string why = cause < modes_ ? mode(cause).name : std::string(THERMAL_CAUSE);
       const double flow = loops_->open_flow_l_per_min(r);
       log_->add({queue_->now(), "emergency_shutdown", layout_->rack_name(r), "rack", "",
                  flow > 0 ? fmt::format("{}: GPU {:.1f} C at clock {:.3f}, flow {:.1f} L/min", why,
@@ -413,7 +404,7 @@ void Facility::shutdown_check(const std::vector<int>& racks) {
     }
     health_->fail(rack_range(r));
   }
-  interrupt(down, cause_);
+  interrupt(down, cause);
   touch();
 }
 
@@ -468,10 +459,8 @@ void Facility::put_back(const std::vector<int>& racks, bool coolant) {
       if (--off_[i] == 0 && !shutdown_[i]) ++powered_racks_;
     }
   }
-  if (cooling_) { // a rack back on a loop that cannot cool it is shut down before any job takes it
-    cause_ = modes_;
-    shutdown_check(racks);
-  }
+  if (cooling_) // a rack back on a loop that cannot cool it is shut down before any job takes it
+    shutdown_check(racks, thermal_cause());
   touch();
   if (hooks_.capacity_changed) hooks_.capacity_changed();
 }

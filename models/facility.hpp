@@ -139,7 +139,6 @@ private:
   std::vector<int> loop_throttled_; ///< throttled racks per loop (events)
   int excursions_ = 0;
   double supply_c_ = 0;
-  int cause_ = -1; ///< cause of shutdowns decided now: a mode index, or the extra thermal cause
   std::uint64_t next_syn_id_ = 1ull << 62; ///< failure ids of interruptions the facility makes
 
   // Power state.
@@ -166,6 +165,8 @@ private:
     return s_->failures.modes[static_cast<std::size_t>(m)];
   }
   int loops() const { return loops_ ? loops_->loops() : 0; }
+  /// The extra cause "thermal_shutdown": the first index after the modes.
+  int thermal_cause() const { return modes_; }
   hardware::GpuRange rack_range(int rack) const { return {rack * gpus_per_rack_, gpus_per_rack_}; }
   bool powered(int rack) const {
     return off_[static_cast<std::size_t>(rack)] == 0 && !shutdown_[static_cast<std::size_t>(rack)];
@@ -176,11 +177,12 @@ private:
 
   // Thermal.
   cooling::RackLoad design_load() const;
-  void resolve(const std::vector<int>& racks);
-  void resolve_all();
-  void resolve_loop(int loop) { resolve(loop_rack_list(loop)); }
-  void update_supply(bool force); ///< force: re-solve and schedule the profile's next step
-  void shutdown_check(const std::vector<int>& racks);
+  // `cause`: the cause of the emergency shutdowns a change makes (a mode index, or thermal_cause()).
+  void resolve(const std::vector<int>& racks, int cause);
+  void resolve_all(int cause);
+  void resolve_loop(int loop, int cause) { resolve(loop_rack_list(loop), cause); }
+  void update_supply(bool force, int cause); ///< force: re-solve and schedule the profile's next step
+  void shutdown_check(const std::vector<int>& racks, int cause);
   void try_return(int rack);
 
   // Racks in and out of service.
