@@ -131,8 +131,9 @@ public:
   int busy_rlcc_crews() const { return rlcc_ ? rlcc_->busy_crews() : 0; }
   /// Workflows waiting for an RLCC crew.
   std::size_t queued_workflows() const { return rlcc_ ? rlcc_->queued() : 0; }
+  /// Repairs waiting for one of repair_crews (RLCC workflows waiting for a cooling crew: queued_workflows).
   std::size_t queued_repairs() const { return waiting_.size(); }
-  /// GPUs currently out of service for a repair or a drain this controller made (not counting strikes).
+  /// Failures (any domain) and proactive repairs not yet back in service.
   std::size_t active_repairs() const { return active_.size(); }
 
 private:
