@@ -23,10 +23,10 @@ std::string Facility::extra_cause_name(int k) {
 Facility::Facility(const Scenario& scenario, const hardware::Layout& layout, failure::GpuHealth& health,
                    sched::Allocator& alloc, const hardware::PlacementIndex& placement, int rack_grouping,
                    workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log,
-                   std::uint64_t seed, std::uint64_t replica, Hooks hooks)
+                   ops::MissionControl& mission, Hooks hooks)
     : s_(&scenario), layout_(&layout), health_(&health), alloc_(&alloc), placement_(&placement),
       rack_grouping_(rack_grouping), workloads_(&workloads), queue_(&queue),
-      log_(&log), hooks_(std::move(hooks)),
+      log_(&log), mission_(&mission), hooks_(std::move(hooks)),
       cooling_(scenario.cooling ? &*scenario.cooling : nullptr),
       gpu_(scenario.power.gpu_curve(scenario.hardware.gpu)), base_w_(scenario.power.rack_base_kw * W_PER_KW),
       racks_(layout.racks()), gpus_per_rack_(layout.gpus_per_rack()),
@@ -46,21 +46,12 @@ Facility::Facility(const Scenario& scenario, const hardware::Layout& layout, fai
   return_at_.resize(n_racks);
   leaks_.assign(n_racks, 0);
   powered_racks_ = racks_;
-  stats_.resize(static_cast<std::size_t>(modes_ + extra_causes(scenario)));
-  for (const auto& m : scenario.failures.modes)
-    repair_rng_.emplace_back(seed, replica, "repair/" + m.name);
   if (cooling_) {
     loops_ = std::make_unique<cooling::CoolantLoops>(*cooling_, racks_, cooling_->rack_flow_l_per_min);
     profile_ = std::make_unique<cooling::SupplyProfile>(*cooling_);
     thermal_.resize(n_racks);
     loop_throttled_.assign(static_cast<std::size_t>(loops_->loops()), 0);
   }
-  ops::Rlcc::Hooks rh;
-  rh.drain = [this](const std::vector<int>& racks, bool coolant, std::function<void()> drained) {
-    drain(racks, coolant, std::move(drained));
-  };
-  rlcc_ =
-      std::make_unique<ops::Rlcc>(scenario.rlcc, cooling_ ? cooling_->crews : 0, queue, log, std::move(rh));
 }
 
 Facility::~Facility() = default;
@@ -108,10 +99,7 @@ void Facility::start() {
   if (cooling_) {
     // Temperatures at t = 0 are settled by an event, after the jobs have started: a rack that cannot be
     // cooled from the start is shut down like any other, and its jobs recover through the usual path.
-    queue_->at(0, [this] {
-      cause_ = modes_;
-      update_supply(true);
-    });
+    queue_->at(0, [this] { update_supply(true, thermal_cause()); });
     const sim::Tick every = sim::to_ticks(cooling_->racky_interval_s);
     if (every > 0) { // reserve the samples to come: no reallocation of a vector of ~10^6 samples
       const std::size_t per_sample =
@@ -187,55 +175,57 @@ void Facility::on_job_stopped(int job) {
   }
 }
 
-void Facility::on_failure(const failure::Failure& f) {
-  const auto& m = mode(f.mode);
-  ++stats_[static_cast<std::size_t>(f.mode)].failures;
-  if (log_->enabled()) log_->add({f.time, "failure", unit_name(f), m.scope_name, "", m.name});
-  cause_ = f.mode;
-  switch (m.cooling_element()) {
+void Facility::on_failure(const failure::Failure& f) { // Mission Control has recorded it
+  switch (mode(f.mode).cooling_element()) {
   case cooling::CoolingElement::BRANCH:
     ++leaks_[static_cast<std::size_t>(f.unit)];
     break;
   case cooling::CoolingElement::VALVE:
     loops_->valve_failed(f.unit);
-    resolve({f.unit});
+    resolve({f.unit}, f.mode);
     break;
   case cooling::CoolingElement::PUMP: {
     const int loop = f.unit / cooling_->pumps;
     loops_->pump_failed(loop, f.unit % cooling_->pumps);
-    resolve_loop(loop);
+    resolve_loop(loop, f.mode);
     break;
   }
   case cooling::CoolingElement::LOOP:
     loops_->cdu_failed(f.unit);
-    resolve_loop(f.unit);
+    resolve_loop(f.unit, f.mode);
     break;
-  case cooling::CoolingElement::FACILITY: {
+  case cooling::CoolingElement::FACILITY:
     ++excursions_;
-    update_supply(false);
-    queue_->after(draw_repair(f.mode), [this, f] {
-      --excursions_;
-      cause_ = modes_;
-      update_supply(false);
-      repaired(f);
-    });
+    update_supply(false, f.mode);
     break;
   }
+}
+
+bool Facility::ends_by_itself(const failure::Failure& f) const {
+  switch (mode(f.mode).cooling_element()) {
+  case cooling::CoolingElement::BRANCH:
+  case cooling::CoolingElement::VALVE:
+  case cooling::CoolingElement::PUMP:
+  case cooling::CoolingElement::LOOP:
+    return false;
+  case cooling::CoolingElement::FACILITY:
+    return true; // the excursion passes
   }
-  cause_ = modes_;
-  queue_->after(sim::to_ticks(m.detect_s), [this, f] { detect(f); });
+  return false;
 }
 
-sim::Tick Facility::draw_repair(int m) {
-  return sim::hours_to_ticks(mode(m).draw_repair_h(repair_rng_[static_cast<std::size_t>(m)]));
+void Facility::ended(const failure::Failure& f) {
+  if (!ends_by_itself(f)) throw std::logic_error("Facility: only a facility water excursion ends by itself");
+  --excursions_;
+  update_supply(false, thermal_cause());
 }
 
-void Facility::detect(const failure::Failure& f) {
+ops::Rlcc::Workflow Facility::repair_workflow(const failure::Failure& f) {
   const auto& m = mode(f.mode);
-  if (log_->enabled()) log_->add({queue_->now(), "detection", unit_name(f), m.scope_name, "", m.name});
   const bool by_rack = cooling_->isolation == cooling::Isolation::RACK;
   ops::Rlcc::Workflow w;
   w.cause = m.name;
+  w.crew = true;
   switch (m.cooling_element()) {
   case cooling::CoolingElement::BRANCH: {
     // Racky saw the leak: Valvey isolates and drains the rack (without per-rack valves, the loop) now.
@@ -243,12 +233,10 @@ void Facility::detect(const failure::Failure& f) {
     take_out(racks, /*coolant=*/true, /*interrupt_jobs=*/true, f.mode, m.name);
     w.component = racks_name(racks);
     w.scope = by_rack ? "rack" : "loop";
-    w.coolant = w.burn_in = w.crew = true;
-    w.service = draw_repair(f.mode);
+    w.coolant = w.burn_in = true;
     w.done = [this, f, racks] {
       --leaks_[static_cast<std::size_t>(f.unit)];
       put_back(racks, true);
-      repaired(f);
     };
     break;
   }
@@ -258,13 +246,11 @@ void Facility::detect(const failure::Failure& f) {
     w.component = racks_name(racks);
     w.scope = by_rack ? "rack" : "loop";
     w.racks = racks;
-    w.drain = w.coolant = w.burn_in = w.crew = true;
-    w.service = draw_repair(f.mode);
+    w.drain = w.coolant = w.burn_in = true;
     w.done = [this, f, racks] {
       loops_->valve_repaired(f.unit);
-      resolve({f.unit});
+      resolve({f.unit}, thermal_cause());
       put_back(racks, true);
-      repaired(f);
     };
     break;
   }
@@ -272,38 +258,24 @@ void Facility::detect(const failure::Failure& f) {
     const int loop = f.unit / cooling_->pumps;
     w.component = unit_name(f);
     w.scope = "pump";
-    w.crew = true;
-    w.service = draw_repair(f.mode);
     w.done = [this, f, loop] {
       loops_->pump_repaired(loop, f.unit % cooling_->pumps);
-      resolve_loop(loop);
-      repaired(f);
+      resolve_loop(loop, thermal_cause());
     };
     break;
   }
-  case cooling::CoolingElement::LOOP: {
+  case cooling::CoolingElement::LOOP:
     w.component = loops_->loop_name(f.unit);
     w.scope = "loop";
-    w.crew = true;
-    w.service = draw_repair(f.mode);
     w.done = [this, f] {
       loops_->cdu_repaired(f.unit);
-      resolve_loop(f.unit); // its racks return after burn-in (emergency shutdown path)
-      repaired(f);
+      resolve_loop(f.unit, thermal_cause()); // its racks return after burn-in (emergency shutdown path)
     };
     break;
-  }
   case cooling::CoolingElement::FACILITY:
-    return; // ends by itself
+    throw std::logic_error("Facility: a facility water excursion has no repair workflow");
   }
-  rlcc_->start(std::move(w));
-}
-
-void Facility::repaired(const failure::Failure& f) {
-  auto& st = stats_[static_cast<std::size_t>(f.mode)];
-  ++st.repaired;
-  st.time_to_repair += queue_->now() - f.time;
-  if (hooks_.fault_repaired) hooks_.fault_repaired(f);
+  return w;
 }
 
 // ---------------------------------------------------------------------------------------------- thermal
@@ -314,29 +286,26 @@ cooling::RackLoad Facility::design_load() const {
   return {busy, gpus_per_rack_ - busy, base_w_};
 }
 
-void Facility::update_supply(bool force) {
+void Facility::update_supply(bool force, int cause) {
   if (!cooling_) return;
   const double before = supply_c_;
   supply_c_ = profile_->at(queue_->now()) + excursions_ * cooling_->facility_excursion_k;
-  if (force || supply_c_ != before) resolve_all();
+  if (force || supply_c_ != before) resolve_all(cause);
   if (force) { // the profile's next step; each step schedules the next
     const sim::Tick next = profile_->next_change(queue_->now());
     if (next >= 0)
-      queue_->at(next, [this] {
-        cause_ = modes_;
-        update_supply(true);
-      });
+      queue_->at(next, [this] { update_supply(true, thermal_cause()); });
   }
 }
 
-void Facility::resolve_all() {
+void Facility::resolve_all(int cause) {
   std::vector<int> all(static_cast<std::size_t>(racks_));
   for (int r = 0; r < racks_; ++r)
     all[static_cast<std::size_t>(r)] = r;
-  resolve(all);
+  resolve(all, cause);
 }
 
-void Facility::resolve(const std::vector<int>& racks) {
+void Facility::resolve(const std::vector<int>& racks, int cause) {
   const cooling::RackLoad load = design_load();
   std::vector<std::pair<double, cooling::RackThermal>> cache; // racks with the same flow share a state
   for (const int r : racks) {
@@ -364,11 +333,11 @@ void Facility::resolve(const std::vector<int>& racks) {
             {queue_->now(), "throttling_end", loops_->loop_name(static_cast<int>(loop)), "loop", "", ""});
     }
   }
-  shutdown_check(racks);
+  shutdown_check(racks, cause);
   touch();
 }
 
-void Facility::shutdown_check(const std::vector<int>& racks) {
+void Facility::shutdown_check(const std::vector<int>& racks, int cause) {
   const sim::Tick burn_in = sim::to_ticks(s_->rlcc.burn_in_s);
   std::vector<int> down;
   for (const int r : racks) {
@@ -384,12 +353,12 @@ void Facility::shutdown_check(const std::vector<int>& racks) {
   for (const int r : down) {
     const auto i = static_cast<std::size_t>(r);
     shutdown_[i] = 1;
-    shutdown_cause_[i] = cause_;
+    shutdown_cause_[i] = cause;
     shutdown_since_[i] = queue_->now();
     --powered_racks_;
-    if (cause_ >= modes_) ++stats_[static_cast<std::size_t>(cause_)].failures;
+    if (cause >= modes_) mission_->outage_began(cause); // a mode's failure is counted already
     if (log_->enabled()) {
-      const std::string why = cause_ < modes_ ? mode(cause_).name : std::string(THERMAL_CAUSE);
+      const std::string why = cause < modes_ ? mode(cause).name : std::string(THERMAL_CAUSE);
       const double flow = loops_->open_flow_l_per_min(r);
       log_->add({queue_->now(), "emergency_shutdown", layout_->rack_name(r), "rack", "",
                  flow > 0 ? fmt::format("{}: GPU {:.1f} C at clock {:.3f}, flow {:.1f} L/min", why,
@@ -398,7 +367,7 @@ void Facility::shutdown_check(const std::vector<int>& racks) {
     }
     health_->fail(rack_range(r));
   }
-  interrupt(down, cause_);
+  interrupt(down, cause);
   touch();
 }
 
@@ -409,11 +378,7 @@ void Facility::try_return(int rack) {
   shutdown_[i] = 0;
   if (off_[i] == 0) ++powered_racks_;
   const int cause = shutdown_cause_[i];
-  if (cause >= modes_) {
-    auto& st = stats_[static_cast<std::size_t>(cause)];
-    ++st.repaired;
-    st.time_to_repair += queue_->now() - shutdown_since_[i];
-  }
+  if (cause >= modes_) mission_->outage_ended(cause, shutdown_since_[i]);
   if (log_->enabled())
     log_->add(
         {queue_->now(), "return_to_service", layout_->rack_name(rack), "rack", "", "emergency_shutdown"});
@@ -453,10 +418,8 @@ void Facility::put_back(const std::vector<int>& racks, bool coolant) {
       if (--off_[i] == 0 && !shutdown_[i]) ++powered_racks_;
     }
   }
-  if (cooling_) { // a rack back on a loop that cannot cool it is shut down before any job takes it
-    cause_ = modes_;
-    shutdown_check(racks);
-  }
+  if (cooling_) // a rack back on a loop that cannot cool it is shut down before any job takes it
+    shutdown_check(racks, thermal_cause());
   touch();
   if (hooks_.capacity_changed) hooks_.capacity_changed();
 }
@@ -542,7 +505,7 @@ void Facility::schedule_waves() {
         w.coolant = wave.coolant;
         w.service = sim::hours_to_ticks(wave.service_h);
         w.done = [this, racks, coolant = wave.coolant] { put_back(racks, coolant); };
-        rlcc_->start(std::move(w));
+        mission_->run_workflow(std::move(w));
       });
     }
   }
@@ -806,16 +769,6 @@ void Facility::finish(sim::Tick end, ledger::ReplicaResult& result) {
   result.throttled_gpu_h = cooling_ ? throttled_gpus_.energy_j() / sim::S_PER_H : NaN;
   result.power_capped_gpu_h =
       s_->power.budget_kw || !s_->power.grid_events.empty() ? capped_gpus_.energy_j() / sim::S_PER_H : NaN;
-  for (int m = 0; m < modes_; ++m)
-    if (mode(m).on_cooling()) {
-      const auto& st = stats_[static_cast<std::size_t>(m)];
-      result.modes.at(static_cast<std::size_t>(m)) = {mode(m).name, st.failures, st.repaired,
-                                                      sim::to_hours(st.time_to_repair)};
-    }
-  for (int k = 0; k < extra_causes(*s_); ++k) {
-    const auto& st = stats_[static_cast<std::size_t>(modes_ + k)];
-    result.modes.push_back({extra_cause_name(k), st.failures, st.repaired, sim::to_hours(st.time_to_repair)});
-  }
 }
 
 } // namespace dcsim

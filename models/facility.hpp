@@ -1,12 +1,21 @@
-// The facility side of one replica: liquid cooling (CDU loops, Valvey, Racky), power (budget, capping,
-// grid events) and the RLCC workflows, composed with the jobs, the allocator and GPU health. World
-// (world.cpp) owns one and calls it from a few hooks; every model it uses is engine-free.
+// The facility side of one replica: the physics of liquid cooling (CDU loops, Valvey, Racky), power
+// (budget, capping, grid events) and RLCC's physical actions, composed with the jobs, the allocator and
+// GPU health. Replica (models/replica.hpp) owns one and calls it from a few hooks; every model it uses is
+// engine-free. Repairs are Mission Control's (ops/mission_control.hpp): it detects cooling faults, draws
+// their repair times, runs the RLCC workflows with the RLCC crews and keeps the statistics; the facility
+// applies a fault's physics when it strikes and supplies the physical side of its repair (CoolingWorks).
 //
-//   cooling fault ──▶ Facility ──┬─ flow / supply change ─▶ rack thermal at design load ─▶ throttle clocks
-//   (injector)                   │                                  └─ cannot cool ─▶ emergency shutdown
-//                                ├─ leak detected (Racky) ─▶ isolate rack (or loop) ─▶ RLCC repair workflow
-//                                └─ valve fault detected ─▶ RLCC: planned drain ─▶ isolate ─▶ service ─▶ ...
-//   jobs training / stopped ─▶ power ─▶ budget and grid events ─▶ caps ─▶ job clocks ─▶ World's paces
+//   cooling fault ─strike─▶ Facility::on_failure: flow (valve, pump, CDU) or supply (facility water)
+//                           ─▶ rack thermal at design load ─▶ throttle clocks ; cannot cool ─▶ shutdown
+//   Mission Control ─detection─▶ Facility::repair_workflow: leak ─▶ isolate the rack (or loop) now
+//                                valve ─▶ planned drain (Facility::drain) ─▶ isolate ─▶ service ─▶ ...
+//                   ─RLCC workflow done─▶ racks back ; valve, pump, CDU repaired ─▶ Mission Control
+//   maintenance waves ─▶ Mission Control's RLCC workflows (planned drains, no crew)
+//   jobs training / stopped ─▶ power ─▶ budget and grid events ─▶ caps ─▶ job clocks ─▶ replica's paces
+//
+// Causes: an interruption the facility makes carries an explicit cause, the failure mode whose physics
+// did it (while a fault strikes) or the extra cause "thermal_shutdown" (index = number of modes: the
+// supply temperature, a rack back on a loop that cannot cool it, the state at t = 0).
 //
 // Thermal state: each rack is solved at its *design load* (every usable GPU busy, in-rack spares idle,
 // base on; cooling/rack_thermal.hpp) with its branch's flow and the loop's supply temperature, whatever
@@ -16,11 +25,11 @@
 // again. Re-solved only when a loop's flow, a branch's valve or the supply temperature changes.
 // Throttled racks (f_r < 1) make stragglers: a job's clock is the slowest of its racks' and of its cap:
 //   clock_j = min(cap_j, min{ f_r : rack r holds GPUs of job j })
-// and World sets the job's pace from clock_j (and its scale-out bandwidth).
+// and the replica sets the job's pace from clock_j (and its scale-out bandwidth).
 // Emergency shutdown: a powered rack that cannot be cooled goes down at once (GPUs down, jobs on it
 // interrupted as by a failure, detected at once: Racky triggered it); it returns rlcc.burn_in_s after it
-// can be cooled again. Isolation (a leak, coolant work): the rack (or loop) is off and its branch closed
-// until the RLCC workflow returns it.
+// can be cooled again (Mission Control counts these outages under their cause). Isolation (a leak,
+// coolant work): the rack (or loop) is off and its branch closed until the RLCC workflow returns it.
 // Power (power/spec.hpp): with P_idle the idle GPU power, P_base the rack base power, g_jr the GPUs of job
 // j on rack r, and D_j = Σ_r g_jr·(P_busy(min(cap_j, f_r)) − P_idle) the extra power of job j training:
 //   P_IT = P_base·(racks powered) + P_idle·(healthy GPUs) + Σ_{j training} D_j
@@ -44,7 +53,6 @@
 #include "models/workload/training_job.hpp"
 #include "sim/event_log.hpp"
 #include "sim/event_queue.hpp"
-#include "sim/rng.hpp"
 
 #include <functional>
 #include <map>
@@ -56,20 +64,18 @@
 
 namespace dcsim {
 
-class Facility {
+class Facility final : public ops::CoolingWorks {
 public:
   struct Hooks {
     std::function<void()> clocks_changed; ///< some job_clock() changed
-    std::function<void(const failure::Failure&)>
-        fault_repaired;                     ///< a cooling fault's unit is back in service
     std::function<void()> capacity_changed; ///< GPUs came back (jobs waiting may restart)
   };
 
   Facility(const Scenario& scenario, const hardware::Layout& layout, failure::GpuHealth& health,
            sched::Allocator& alloc, const hardware::PlacementIndex& placement, int rack_grouping,
-           workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log, std::uint64_t seed,
-           std::uint64_t replica, Hooks hooks);
-  ~Facility();
+           workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log,
+           ops::MissionControl& mission, Hooks hooks);
+  ~Facility() override;
 
   /// Interruption causes beyond the scenario's failure modes: "thermal_shutdown" (a rack shut down by
   /// the supply temperature alone, no failure involved) when the scenario has cooling.
@@ -80,7 +86,7 @@ public:
   void start();
 
   // Inputs from the composition.
-  void on_failure(const failure::Failure& f); ///< a cooling mode struck
+  void on_failure(const failure::Failure& f); ///< a cooling mode struck: its physics
   void on_owner_change(int gpu, int from, int to); ///< after the placement index counted it
   void on_health_change(int gpu, bool up);
   void on_training_changed(int job, bool training);
@@ -89,9 +95,14 @@ public:
   /// The clock fraction job `job` runs at (1: not throttled or capped).
   double job_clock(int job) const { return clock_[static_cast<std::size_t>(job)]; }
 
-  /// Closes the meters at `end` and writes energy, cooling metrics, cooling mode statistics and the extra
-  /// causes into `result` (result.modes must hold the scenario's modes, in order).
+  /// Closes the meters at `end` and writes energy and the cooling and power metrics into `result`.
   void finish(sim::Tick end, ledger::ReplicaResult& result);
+
+  // ops::CoolingWorks: the physical side of cooling repairs, for Mission Control.
+  bool ends_by_itself(const failure::Failure& f) const override;
+  void ended(const failure::Failure& f) override;
+  ops::Rlcc::Workflow repair_workflow(const failure::Failure& f) override;
+  void drain(const std::vector<int>& racks, bool coolant, std::function<void()> drained) override;
 
 private:
   struct Drain {
@@ -111,6 +122,7 @@ private:
   workload::Workloads* workloads_;
   sim::EventQueue* queue_;
   sim::EventLog* log_;
+  ops::MissionControl* mission_;
   Hooks hooks_;
   const cooling::CoolingSpec* cooling_; ///< null without cooling
   hardware::GpuPowerCurve gpu_;
@@ -121,7 +133,6 @@ private:
 
   std::unique_ptr<cooling::CoolantLoops> loops_;
   std::unique_ptr<cooling::SupplyProfile> profile_;
-  std::unique_ptr<ops::Rlcc> rlcc_;
 
   // Health, per rack and job.
   std::vector<int> job_up_;                     ///< healthy GPUs a job holds
@@ -140,7 +151,6 @@ private:
   std::vector<int> loop_throttled_; ///< throttled racks per loop (events)
   int excursions_ = 0;
   double supply_c_ = 0;
-  int cause_ = -1; ///< cause of shutdowns decided now: a mode index, or the extra thermal cause
   std::uint64_t next_syn_id_ = 1ull << 62; ///< failure ids of interruptions the facility makes
 
   // Power state.
@@ -157,9 +167,7 @@ private:
   std::vector<power::EnergyMeter> job_energy_;
   power::EnergyMeter isolated_gpus_, throttled_gpus_, capped_gpus_; ///< GPU-seconds
 
-  // Repairs of cooling faults.
-  std::vector<ops::ModeRepairStats> stats_; ///< per mode (cooling modes used) + extra causes
-  std::vector<sim::Rng> repair_rng_;
+  // Planned drains in progress (RLCC's drain stage).
   std::map<std::uint64_t, Drain> drains_;
   std::uint64_t next_drain_id_ = 0;
 
@@ -167,6 +175,8 @@ private:
     return s_->failures.modes[static_cast<std::size_t>(m)];
   }
   int loops() const { return loops_ ? loops_->loops() : 0; }
+  /// The extra cause "thermal_shutdown": the first index after the modes.
+  int thermal_cause() const { return modes_; }
   hardware::GpuRange rack_range(int rack) const { return {rack * gpus_per_rack_, gpus_per_rack_}; }
   bool powered(int rack) const {
     return off_[static_cast<std::size_t>(rack)] == 0 && !shutdown_[static_cast<std::size_t>(rack)];
@@ -181,11 +191,12 @@ private:
 
   // Thermal.
   cooling::RackLoad design_load() const;
-  void resolve(const std::vector<int>& racks);
-  void resolve_all();
-  void resolve_loop(int loop) { resolve(loop_rack_list(loop)); }
-  void update_supply(bool force); ///< force: re-solve and schedule the profile's next step
-  void shutdown_check(const std::vector<int>& racks);
+  // `cause`: the cause of the emergency shutdowns a change makes (a mode index, or thermal_cause()).
+  void resolve(const std::vector<int>& racks, int cause);
+  void resolve_all(int cause);
+  void resolve_loop(int loop, int cause) { resolve(loop_rack_list(loop), cause); }
+  void update_supply(bool force, int cause); ///< force: re-solve and schedule the profile's next step
+  void shutdown_check(const std::vector<int>& racks, int cause);
   void try_return(int rack);
 
   // Racks in and out of service.
@@ -193,12 +204,7 @@ private:
                 const std::string& why);
   void put_back(const std::vector<int>& racks, bool coolant);
   void interrupt(const std::vector<int>& racks, int cause);
-  void drain(const std::vector<int>& racks, bool coolant, std::function<void()> drained);
 
-  // Faults.
-  void detect(const failure::Failure& f);
-  void repaired(const failure::Failure& f);
-  sim::Tick draw_repair(int m);
   std::string unit_name(const failure::Failure& f) const;
 
   // Power.

@@ -109,7 +109,10 @@ void Replica::build_domains() {
   hooks.fabric_changed = [this](const fabric::Element& e, bool failed, std::vector<int>& cut) {
     fabric_changed(e, failed, cut);
   };
-  hooks.cooling_strike = [this](const failure::Failure& f) { facility_->on_failure(f); };
+  hooks.cooling_strike = [this](const failure::Failure& f) {
+    mission_->record(f); // Racky's alarm comes before the fault's physics (throttling, shutdowns)
+    facility_->on_failure(f);
+  };
   hooks.rack_power = [this](int rack, bool down) {
     const hardware::GpuRange gpus = layout_->unit_range(hardware::Scope::RACK, rack);
     if (down)
@@ -152,13 +155,11 @@ void Replica::build_operations() {
 void Replica::build_facility() {
   Facility::Hooks hooks;
   hooks.clocks_changed = [this] { update_paces(false); };
-  hooks.fault_repaired = [this](const failure::Failure& f) {
-    injector_->renew(f);
-    notify_capacity();
-  };
   hooks.capacity_changed = [this] { notify_capacity(); };
   facility_ = std::make_unique<Facility>(*s_, *layout_, health_, alloc_, placement_, rack_grouping_, workloads_,
-                                         queue_, log_, seed_, replica_, std::move(hooks));
+                                         queue_, log_, *mission_, std::move(hooks));
+  mission_->attach_facility(*facility_, s_->rlcc, s_->cooling ? s_->cooling->crews : 0,
+                            Facility::extra_causes(*s_));
   install_health_hooks(); // every target exists from here on
   facility_->start();
 }
@@ -402,10 +403,6 @@ void Replica::on_strike(const failure::Failure& f) {
   const auto& m = mode_of(f);
   failure::FailureDomain& domain = domain_of(m);
   cut_.clear();
-  if (!domain.repaired_by_mission()) { // cooling: the facility detects, isolates and repairs
-    domain.strike(m, f, cut_);
-    return;
-  }
   if (f.gpus.count > 0) rack_avail_.count_failure(layout_->rack_of(f.gpus.first), layout_->rack_of(f.gpus.end() - 1));
   std::vector<int> struck;
   if (m.takes_down()) struck = owners_of(f.gpus);
@@ -534,12 +531,13 @@ void Replica::collect_results() {
   result_.preemptions = scheduler_.preemptions();
   result_.rack_down_gpu_h = rack_avail_.down_gpu_h(end_);
   result_.rack_failures = rack_avail_.failures();
-  for (std::size_t m = 0; m < s_->failures.modes.size(); ++m) {
-    const auto& st = mission_->stats()[m];
-    result_.modes.push_back(
-        {s_->failures.modes[m].name, st.failures, st.repaired, sim::to_hours(st.time_to_repair)});
-  }
-  facility_->finish(end_, result_); // energy, cooling metrics, cooling modes' repairs, extra causes
+  const auto& stats = mission_->stats(); // every mode, whatever its domain, then the extra causes
+  for (std::size_t k = 0; k < stats.size(); ++k)
+    result_.modes.push_back({k < static_cast<std::size_t>(modes_)
+                                 ? s_->failures.modes[k].name
+                                 : Facility::extra_cause_name(static_cast<int>(k) - modes_),
+                             stats[k].failures, stats[k].repaired, sim::to_hours(stats[k].time_to_repair)});
+  facility_->finish(end_, result_); // energy, cooling and power metrics
 }
 
 void Replica::sort_events() {

@@ -7,13 +7,15 @@
 //   Workloads          training jobs and inference services, one container, one interface
 //   FailureInjector    strikes                                MissionControl detection, repairs, drains
 //   FabricTracker      fabric state as jobs see it            Degradations   gray GPUs, degraded NVLink
-//   JobPace            a job's slowdown from all of the above Facility       cooling, power, RLCC
+//   JobPace            a job's slowdown from all of the above Facility       cooling, power physics
 //   GaugeSampler       the time series                        EventLog       the one sink: events and samples
 // Wiring (the replica's methods; every hook is installed once its target exists):
-//   injector ─strike─▶ on_strike: the mode's failure domain strikes (a fabric element or a rack's power
-//                      lost: GPUs cut off go down) │ gray: slow GPUs │ NVLink degraded ─▶ jobs holding
-//                      struck or cut-off GPUs interrupted ─▶ MissionControl (detection, repair)
-//                      cooling faults go to the Facility instead (its RLCC workflows repair them)
+//   injector ─strike─▶ on_strike, one path for every domain: the mode's failure domain strikes (a fabric
+//                      element or a rack's power lost: GPUs cut off go down; a cooling fault: Mission
+//                      Control records it, then the Facility applies its physics) │ gray: slow GPUs │
+//                      NVLink degraded ─▶ jobs holding struck or cut-off GPUs interrupted ─▶
+//                      MissionControl (detection, repair: crews and pipelines, or for cooling faults RLCC
+//                      workflows whose physical side the Facility supplies)
 //   MissionControl ─detected─▶ jobs ; ─repaired─▶ the domain restores the unit, slow GPUs cleared ─▶ capacity
 //   GpuHealth transition ─▶ allocator, ledger, rack availability, facility, services' recount
 //   Allocator owner change ─▶ ledger ; placement index ─▶ (counts) fabric tracker, facility ; moves ─▶ paces

@@ -15,9 +15,10 @@
 //                                            them are interrupted and recover as from a GPU failure
 //     GPUs left with a share f < 1         ─▶ each job's pace (below); a new fault first stalls the
 //                                            job for the fabric's reroute_s
-// Cooling and power (models/facility.hpp: Facility owns cooling loops, RLCC workflows, power, Racky):
-//   cooling failure modes ─▶ Facility (isolation, emergency shutdown: GPUs down in GpuHealth, jobs
-//                            interrupted; planned drains: jobs hold() at a checkpoint, then move)
+// Cooling and power (models/facility.hpp: Facility owns cooling loops, power, Racky; Mission Control
+// detects and repairs cooling faults with RLCC workflows whose physical side the Facility supplies):
+//   cooling failure modes ─▶ Facility (emergency shutdown; at detection, isolation: GPUs down in
+//                            GpuHealth, jobs interrupted; planned drains: jobs hold() at a checkpoint)
 //   throttled racks, power caps ─▶ Facility::job_clock ─▶ each job's pace (below)
 // A job's pace comes from one function of both its slowest GPU's scale-out bandwidth share b and its
 // clock fraction f: model jobs ask the step model (scale-out bandwidth × b, StepModel::evaluate(f));

@@ -1,6 +1,8 @@
 // Cooling elements (cooling/spec.hpp): a rack's branch (a leak), its valve, a CDU's pumps, a CDU loop,
-// the facility water. The facility (models/facility.hpp) detects, isolates and repairs these faults with
-// its RLCC workflows, so strikes go to its `strike` hook and Mission Control never sees them.
+// the facility water. A strike goes to the `strike` hook: the facility (models/facility.hpp) applies its
+// physics (flow, supply temperature, shutdowns); Mission Control detects and repairs it like any fault,
+// with an RLCC workflow whose physical side the facility supplies. Restore has nothing left to do: the
+// workflow's end returned the unit.
 // A job is exposed to the elements whose failure takes its racks down:
 //   branch (leak), isolation "rack": each of its racks             rate_j = λ̄ · |racks(G)|
 //   branch (leak), isolation "loop": every rack of its loops       rate_j = λ̄ · Σ_{loops(G)} racks in loop
@@ -31,7 +33,6 @@ public:
                         const std::vector<int>& gpus) const override;
   void strike(const FailureModeSpec&, const Failure& f, std::vector<int>&) override { strike_(f); }
   void restore(const FailureModeSpec&, const Failure&) override {}
-  bool repaired_by_mission() const override { return false; }
 
 private:
   const cooling::CoolingSpec* cooling_;

@@ -15,8 +15,7 @@
 //                  back) are appended to `cut`. Hardware units need nothing here: their own GPUs are taken
 //                  down by the injector (FailureModeSpec::takes_down).
 //   restore        the unit is back in service.
-//   repaired_by_mission  whether Mission Control detects and repairs the domain's faults (cooling faults
-//                  are detected, isolated and repaired by the facility's RLCC workflows instead).
+// Mission Control (ops/mission_control.hpp) detects and repairs every domain's faults.
 #pragma once
 
 #include "models/failure/injector.hpp"
@@ -45,7 +44,6 @@ public:
                                 const std::vector<int>& gpus) const = 0;
   virtual void strike(const FailureModeSpec& mode, const Failure& f, std::vector<int>& cut) = 0;
   virtual void restore(const FailureModeSpec& mode, const Failure& f) = 0;
-  virtual bool repaired_by_mission() const { return true; }
 };
 
 /// Every domain, in Domain order.

@@ -292,6 +292,15 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
       m.problem("kind", "fabric elements fail stop (their effects on jobs are their lost bandwidth)");
     if (mode.domain == Domain::POWER && mode.kind != FaultKind::FAIL_STOP)
       m.problem("kind", "power shelves fail stop (their effect on jobs is the rack they take down past redundancy)");
+    if (mode.on_cooling()) { // Mission Control repairs them with RLCC workflows (ops/mission_control.hpp)
+      if (mode.kind != FaultKind::FAIL_STOP)
+        m.problem("kind", "cooling elements fail stop (Racky detects them after detect_s; their effects on jobs "
+                          "are the facility's physics)");
+      if (m.has("repair_pipeline"))
+        m.problem("repair_pipeline", "has no effect on cooling elements: an RLCC workflow (/rlcc) repairs them");
+      if (m.has("repair_crew"))
+        m.problem("repair_crew", "has no effect on cooling elements: their repairs take one of /cooling/crews");
+    }
     mode.lemon_frac = m.number("lemon_frac");
     mode.lemon_factor = m.number("lemon_factor");
     if ((mode.lemon_frac > 0) != (mode.lemon_factor > 1))

@@ -6,8 +6,10 @@
 // elements (a rack branch, a branch valve, a CDU pump, a CDU loop, the facility water: see
 // cooling/spec.hpp for what each does), or an NVL72 rack's power shelves (the rack goes down while more
 // than power_shelves − power_shelves_needed of its shelves are down at once). Cooling modes without
-// detect_s are detected after Racky's /cooling/racky_detect_s. Its rate is given by exactly one of three
-// keys, converted to a rate per unit λ (per hour); fabric, cooling and power units take mtbf_h only:
+// detect_s are detected after Racky's /cooling/racky_detect_s; cooling elements fail stop and are
+// repaired by RLCC workflows with the crews of /cooling/crews (no repair_pipeline, no repair_crew).
+// Its rate is given by exactly one of three keys, converted to a rate per unit λ (per hour); fabric,
+// cooling and power units take mtbf_h only:
 //   mtbf_h              λ = 1 / mtbf_h
 //   rate_per_gpu_day    λ = rate · (GPUs in the unit) / 24
 //   rate_per_node_day   λ = rate · (GPUs in the unit / GPUs per node) / 24

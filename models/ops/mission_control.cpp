@@ -21,6 +21,19 @@ MissionControl::MissionControl(const OperationsSpec& ops, const failure::Failure
   }
 }
 
+MissionControl::~MissionControl() = default;
+
+void MissionControl::attach_facility(CoolingWorks& works, const RlccSpec& rlcc, int rlcc_crews,
+                                     int extra_causes) {
+  works_ = &works;
+  Rlcc::Hooks hooks;
+  hooks.drain = [this](const std::vector<int>& racks, bool coolant, std::function<void()> drained) {
+    works_->drain(racks, coolant, std::move(drained));
+  };
+  rlcc_ = std::make_unique<Rlcc>(rlcc, rlcc_crews, *queue_, *log_, std::move(hooks));
+  stats_.resize(failures_->modes.size() + static_cast<std::size_t>(extra_causes));
+}
+
 std::string MissionControl::component(const failure::Failure& f) const {
   return namer_ ? namer_(f) : layout_->unit_name(f.scope, f.unit);
 }
@@ -47,21 +60,32 @@ void MissionControl::start() {
     queue_->after(sim::hours_to_ticks(ops_->health_check_interval_h), [this] { sweep(); });
 }
 
-void MissionControl::on_failure(const failure::Failure& f) {
-  const auto& m = mode(f);
+void MissionControl::record(const failure::Failure& f) {
+  if (active_.count(f.id)) return; // failure ids are unique: recorded already
   ++stats_[static_cast<std::size_t>(f.mode)].failures;
   Active a;
   a.f = f;
   if (log_->enabled()) {
     a.name = component(f);
     static const sim::Name failure("failure");
-    log_->add({f.time, failure, a.name, scope(f), {}, m.name});
+    log_->add({f.time, failure, a.name, scope(f), {}, mode(f).name});
   }
-  if (m.takes_down()) {
+  if (mode(f).takes_down()) {
     a.down = f.gpus;
     a.down_at_strike = true;
   }
+  active_.emplace(f.id, std::move(a));
+}
+
+void MissionControl::on_failure(const failure::Failure& f) {
+  record(f);
+  const auto& m = mode(f);
   const std::uint64_t id = f.id;
+  if (m.on_cooling()) {
+    strike_cooling(id);
+    return;
+  }
+  Active& a = active_.at(id);
   switch (m.kind) {
   case FaultKind::FAIL_STOP: a.timer = queue_->after(sim::to_ticks(m.detect_s), [this, id] { detect(id); }); break;
   case FaultKind::HANG: a.timer = queue_->after(sim::to_ticks(ops_->collective_timeout_s), [this, id] { detect(id); }); break;
@@ -88,7 +112,6 @@ void MissionControl::on_failure(const failure::Failure& f) {
     break;
   }
   }
-  active_.emplace(id, std::move(a));
 }
 
 void MissionControl::detect(std::uint64_t id) {
@@ -96,6 +119,10 @@ void MissionControl::detect(std::uint64_t id) {
   a.timer = {};
   static const sim::Name detection("detection");
   note(detection, a);
+  if (mode(a.f).on_cooling()) {
+    repair_cooling(id);
+    return;
+  }
   const bool nvlink_degraded = mode(a.f).nvlink_degraded_frac > 0;
   if (!nvlink_degraded && retire_if_lemon(id)) {
     listener_.detected(active_.at(id).f);
@@ -232,6 +259,61 @@ void MissionControl::complete(std::uint64_t id, bool escaped) {
                            queue_->now() + sim::hours_to_ticks(rng.exponential(1.0 / ops_->escape_refail_h)));
   }
   listener_.repaired(a.f);
+}
+
+// --- Cooling faults: RLCC workflows ------------------------------------------------------------------
+
+void MissionControl::strike_cooling(std::uint64_t id) {
+  if (!works_) throw std::logic_error("MissionControl: a cooling fault without a facility attached");
+  Active& a = active_.at(id);
+  const auto& m = mode(a.f);
+  const sim::Tick detect_after = sim::to_ticks(m.detect_s);
+  if (!works_->ends_by_itself(a.f)) {
+    a.timer = queue_->after(detect_after, [this, id] { detect(id); });
+    return;
+  }
+  // It passes by itself after its repair time, drawn now; its detection (possibly later) only notes it.
+  sim::Rng& rng = repair_rng_[static_cast<std::size_t>(a.f.mode)];
+  const sim::Tick lasts = sim::hours_to_ticks(m.draw_repair_h(rng));
+  queue_->after(lasts, [this, id] {
+    works_->ended(active_.at(id).f);
+    complete_cooling(id);
+  });
+  queue_->after(detect_after, [this, noted = a] { note("detection", noted); });
+}
+
+void MissionControl::repair_cooling(std::uint64_t id) {
+  const failure::Failure f = active_.at(id).f;
+  Rlcc::Workflow w = works_->repair_workflow(f); // isolates now what must be (a leak)
+  w.service = sim::hours_to_ticks(mode(f).draw_repair_h(repair_rng_[static_cast<std::size_t>(f.mode)]));
+  w.done = [this, id, returned = std::move(w.done)] {
+    if (returned) returned();
+    complete_cooling(id);
+  };
+  rlcc_->start(std::move(w));
+}
+
+void MissionControl::complete_cooling(std::uint64_t id) {
+  const failure::Failure f = active_.at(id).f;
+  active_.erase(id);
+  auto& s = stats_[static_cast<std::size_t>(f.mode)];
+  ++s.repaired;
+  s.time_to_repair += queue_->now() - f.time;
+  if (injector_) injector_->renew(f);
+  listener_.repaired(f);
+}
+
+void MissionControl::run_workflow(Rlcc::Workflow w) {
+  if (!rlcc_) throw std::logic_error("MissionControl: a workflow without a facility attached");
+  rlcc_->start(std::move(w));
+}
+
+void MissionControl::outage_began(int cause) { ++stats_.at(static_cast<std::size_t>(cause)).failures; }
+
+void MissionControl::outage_ended(int cause, sim::Tick since) {
+  auto& s = stats_.at(static_cast<std::size_t>(cause));
+  ++s.repaired;
+  s.time_to_repair += queue_->now() - since;
 }
 
 bool MissionControl::retire_if_lemon(std::uint64_t id) {

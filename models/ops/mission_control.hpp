@@ -21,12 +21,24 @@
 // job's next checkpoint (at once if free) and repaired proactively before it fails. NVLink switch-tray
 // faults with nvlink_degraded_frac > 0 leave the rack running on degraded NVLink; their repair is
 // planned: the rack is drained at its jobs' next checkpoints and then repaired.
+// Cooling faults (failure domain COOLING) are detected here too, after their mode's detect_s (Racky's
+// delay unless given), and repaired by an RLCC workflow (ops/rlcc.hpp) that Mission Control runs with
+// the RLCC crews (/cooling/crews, a pool of their own: a cooling repair never waits for, nor holds, one
+// of repair_crews, and a hardware repair never waits for a cooling crew). The facility (CoolingWorks)
+// supplies the physical side: what is isolated at detection, which racks a workflow drains, what returns
+// at its end. Mission Control draws the workflow's service time from "repair/<mode>" at detection; a
+// fault that ends by itself (facility water) draws its duration when it strikes and needs no workflow.
+// Cooling repairs have no pipeline, escapes or lemon retirement. Planned facility work (maintenance
+// waves) runs on the same RLCC workflows, without a crew.
 // The time to repair reported per mode (MTTR) runs from the failure to the unit's return to service.
+// Statistics are kept per mode and, after the modes, per extra cause: outages the facility reports
+// that no failure mode caused (its thermal shutdowns), from the shutdown to the rack's return.
 #pragma once
 
 #include "models/failure/gpu_health.hpp"
 #include "models/failure/injector.hpp"
 #include "models/failure/spec.hpp"
+#include "models/ops/rlcc.hpp"
 #include "models/ops/spec.hpp"
 #include "sim/event_log.hpp"
 #include "sim/event_queue.hpp"
@@ -35,6 +47,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace dcsim::ops {
@@ -47,6 +60,23 @@ struct ModeRepairStats {
   std::uint64_t predicted = 0;   ///< failures averted by a predicted, proactive repair
   std::uint64_t found = 0;       ///< latent faults found by health checks before they failed
   sim::Tick time_to_repair = 0;  ///< sum over repaired failures of (back in service - failure)
+};
+
+/// The physical side of cooling repairs, supplied by the facility (models/facility.hpp). Mission Control
+/// decides when a cooling fault is detected and repaired and runs the work; this says what the work does.
+class CoolingWorks {
+public:
+  virtual ~CoolingWorks() = default;
+  /// Whether the fault ends by itself, its drawn repair time after it struck, with no workflow
+  /// (facility water: the excursion passes).
+  virtual bool ends_by_itself(const failure::Failure& f) const = 0;
+  /// Such a fault is over: its physical effects end.
+  virtual void ended(const failure::Failure& f) = 0;
+  /// At detection: isolates what must be isolated now (jobs there are interrupted) and returns the fault's
+  /// repair workflow, all but its `service` time (Mission Control draws it); its `done` returns the unit.
+  virtual Rlcc::Workflow repair_workflow(const failure::Failure& f) = 0;
+  /// A workflow's planned drain (Rlcc::Hooks::drain).
+  virtual void drain(const std::vector<int>& racks, bool coolant, std::function<void()> drained) = 0;
 };
 
 class MissionControl {
@@ -67,22 +97,43 @@ public:
                  failure::GpuHealth& health, sim::EventQueue& queue, sim::EventLog& log, std::uint64_t seed,
                  std::uint64_t replica, Listener listener, Namer namer = {});
 
+  ~MissionControl();
+
   /// The injector whose units this controller renews, retires and re-strikes (set before start()).
   void set_injector(failure::FailureInjector* injector) { injector_ = injector; }
+  /// The facility's physical side of cooling repairs, the RLCC stage lengths, the RLCC crews (0:
+  /// unlimited) and the number of extra outage causes the facility reports (set before start()). `works`
+  /// and `rlcc` are kept by reference.
+  void attach_facility(CoolingWorks& works, const RlccSpec& rlcc, int rlcc_crews, int extra_causes);
   /// Starts the periodic health-check sweeps.
   void start();
-  /// A failure just happened (called by the injector's listener).
+  /// A failure just happened (called by the injector's listener): recorded (if not yet), detection
+  /// scheduled.
   void on_failure(const failure::Failure& f);
+  /// Records a failure (its statistics and failure event) before its effects play out; on_failure
+  /// follows. A cooling fault is recorded so: Racky's alarm comes before the throttling and shutdowns.
+  void record(const failure::Failure& f);
+  /// Planned facility work (a maintenance wave's step): run on the RLCC workflows and crews.
+  void run_workflow(Rlcc::Workflow w);
+  /// An outage of extra cause `cause` (an index after the modes) began, or ended after starting at
+  /// `since`: counted with the modes' statistics.
+  void outage_began(int cause);
+  void outage_ended(int cause, sim::Tick since);
   /// The RAS engine predicts a failure of (mode, unit) at `date`.
   void on_predicted(int mode, int unit, sim::Tick date);
   /// A job's pre-flight health check over the GPUs `mine` says are its own: latent faults found there
   /// go down for repair at once (no job is notified: the caller swaps them). Returns how many.
   int preflight(const std::function<bool(int gpu)>& mine);
 
+  /// Per mode, then per extra cause.
   const std::vector<ModeRepairStats>& stats() const { return stats_; }
   int busy_crews() const { return busy_; }
+  int busy_rlcc_crews() const { return rlcc_ ? rlcc_->busy_crews() : 0; }
+  /// Workflows waiting for an RLCC crew.
+  std::size_t queued_workflows() const { return rlcc_ ? rlcc_->queued() : 0; }
+  /// Repairs waiting for one of repair_crews (RLCC workflows waiting for a cooling crew: queued_workflows).
   std::size_t queued_repairs() const { return waiting_.size(); }
-  /// GPUs currently out of service for a repair or a drain this controller made (not counting strikes).
+  /// Failures (any domain) and proactive repairs not yet back in service.
   std::size_t active_repairs() const { return active_.size(); }
 
 private:
@@ -106,6 +157,8 @@ private:
   sim::EventLog* log_;
   Listener listener_;
   Namer namer_;
+  CoolingWorks* works_ = nullptr;
+  std::unique_ptr<Rlcc> rlcc_;
   std::vector<sim::Rng> repair_rng_;  ///< per mode
   std::vector<sim::Name> scope_names_; ///< per mode, interned once
   std::vector<sim::Rng> latent_rng_;  ///< per mode
@@ -131,6 +184,9 @@ private:
   void complete(std::uint64_t id, bool escaped);
   bool retire_if_lemon(std::uint64_t id);
   void sweep();
+  void strike_cooling(std::uint64_t id);
+  void repair_cooling(std::uint64_t id);
+  void complete_cooling(std::uint64_t id);
   void found(std::uint64_t id);
   hardware::GpuRange rack_of(const failure::Failure& f) const;
   std::string component(const failure::Failure& f) const;

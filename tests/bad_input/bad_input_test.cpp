@@ -135,6 +135,27 @@ TEST_CASE("bad input: fabric failure modes", "[unit][bad_input]") {
         "(got \"core\")\n");
 }
 
+TEST_CASE("bad input: cooling failure modes", "[unit][bad_input]") {
+  // Mission Control repairs cooling faults with RLCC workflows: detected after detect_s, whatever a kind
+  // would say, on the RLCC crews, never through the repair pipeline.
+  const std::vector<std::string> leak = {"cooling={}",
+                                         R"(failures.modes.0={"name": "leak", "scope": "branch", "mtbf_h": 1000})"};
+  auto with = [&](std::string edit) {
+    auto edits = leak;
+    edits.push_back(std::move(edit));
+    return errors_with(edits);
+  };
+  CHECK(with("failures.modes.0.kind=\"latent\"") ==
+        "t.json: /failures/modes/0/kind: cooling elements fail stop (Racky detects them after detect_s; their "
+        "effects on jobs are the facility's physics) (got \"latent\")\n");
+  CHECK(with("failures.modes.0.repair_pipeline=true") ==
+        "t.json: /failures/modes/0/repair_pipeline: has no effect on cooling elements: an RLCC workflow (/rlcc) "
+        "repairs them (got true)\n");
+  CHECK(with("failures.modes.0.repair_crew=false") ==
+        "t.json: /failures/modes/0/repair_crew: has no effect on cooling elements: their repairs take one of "
+        "/cooling/crews (got false)\n");
+}
+
 TEST_CASE("bad input: operations", "[unit][bad_input]") {
   CHECK(errors_with({"operations.spare_nodes=2"}) ==
         "t.json: /operations/spare_nodes: applies only to racks of kind \"hgx\"; nvl72 designs use spare_racks (got 2)\n");

@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <string>
+
 using namespace dcsim;
 
 namespace {
@@ -148,4 +151,171 @@ TEST_CASE("a repair pipeline's mean time to repair matches its stage algebra", "
   REQUIRE(s.repaired == static_cast<std::uint64_t>(n));
   CHECK(sim::to_hours(s.time_to_repair) / n == Approx(4.37).margin(4 * 14.04 / std::sqrt(n)));
   CHECK(fx.health.down_gpus() == 0);
+}
+
+// --- Cooling faults: Mission Control detects them and runs their RLCC workflows ----------------------
+
+namespace {
+/// The facility's side, recorded: what a workflow isolates at detection and what returns at its end.
+struct FakeWorks final : ops::CoolingWorks {
+  sim::EventQueue* queue;
+  std::vector<std::pair<std::string, double>> calls; // (what, second)
+  explicit FakeWorks(sim::EventQueue& q) : queue(&q) {}
+  double now_s() const { return sim::to_seconds(queue->now()); }
+  bool ends_by_itself(const failure::Failure& f) const override { return f.unit >= 100; }
+  void ended(const failure::Failure& f) override { calls.emplace_back("ended " + std::to_string(f.unit), now_s()); }
+  ops::Rlcc::Workflow repair_workflow(const failure::Failure& f) override {
+    calls.emplace_back("isolate " + std::to_string(f.unit), now_s());
+    ops::Rlcc::Workflow w;
+    w.component = "rack" + std::to_string(f.unit);
+    w.scope = "rack";
+    w.cause = "leak";
+    w.coolant = w.burn_in = w.crew = true;
+    w.done = [this, unit = f.unit] { calls.emplace_back("put back " + std::to_string(unit), now_s()); };
+    return w;
+  }
+  void drain(const std::vector<int>&, bool, std::function<void()> drained) override { drained(); }
+};
+failure::FailureModeSpec cooling_mode(const char* name, cooling::CoolingElement element, double detect_s,
+                                      double repair_h) {
+  failure::FailureModeSpec m = fixed(detect_s, repair_h);
+  m.name = name;
+  m.scope_name = "branch";
+  m.domain = failure::Domain::COOLING;
+  m.unit_kind = static_cast<int>(element);
+  return m;
+}
+failure::Failure cooling_fault(std::uint64_t id, int mode, int unit, sim::Tick at) {
+  failure::Failure f;
+  f.id = id;
+  f.mode = mode;
+  f.unit = unit; // no GPUs: a cooling unit
+  f.time = at;
+  return f;
+}
+ops::RlccSpec rlcc_spec() {
+  ops::RlccSpec s;
+  s.isolate_s = 600;
+  s.refill_s = 1800;
+  s.burn_in_s = 1800;
+  return s;
+}
+} // namespace
+
+TEST_CASE("a cooling fault's repair is Mission Control's: detected, its RLCC workflow on the RLCC crews, counted",
+          "[unit][mission_control]") {
+  // Modes: 0 a GPU fault (detect 60 s, 1 h, repair_crews = 1), 1 a leak (Racky 10 s, 4 h, RLCC crews = 1).
+  // At t = 0 two leaks and one GPU fault. Each leak: detected at 10 s, isolated at once, isolate 600 s,
+  // service 4 h with the one RLCC crew, refill 1,800 s, burn-in 1,800 s:
+  //   leak A back at 10 + 600 + 14,400 + 1,800 + 1,800 = 18,610 s;
+  //   leak B waits for the crew from 610 s to 15,010 s: back at 15,010 + 14,400 + 3,600 = 33,010 s.
+  // The GPU fault's crew is another pool: back at 60 + 3,600 = 3,660 s, with both leaks in service.
+  // (Before Mission Control ran cooling repairs it never saw the leaks: its statistics counted none, and
+  // a leak handed to it was repaired by a hardware crew at detection + 4 h = 14,410 s.)
+  Fixture fx;
+  fx.failures.modes = {fixed(60, 1.0), cooling_mode("leak", cooling::CoolingElement::BRANCH, 10, 4.0)};
+  fx.ops.repair_crews = 1;
+  std::vector<std::pair<std::uint64_t, double>> repaired; // (failure id, second)
+  ops::MissionControl::Listener listener;
+  listener.detected = [](const failure::Failure&) {};
+  listener.repaired = [&](const failure::Failure& f) { repaired.emplace_back(f.id, sim::to_seconds(fx.queue.now())); };
+  ops::MissionControl mc(fx.ops, fx.failures, fx.layout, fx.health, fx.queue, fx.log, 1, 0, listener,
+                         [](const failure::Failure& f) { return "unit" + std::to_string(f.unit); });
+  FakeWorks works(fx.queue);
+  const ops::RlccSpec rlcc = rlcc_spec(); // kept by reference, as the scenario's
+  mc.attach_facility(works, rlcc, /*rlcc_crews=*/1, /*extra_causes=*/0);
+  mc.record(cooling_fault(1, 1, 7, 0)); // recorded before its physics, as the cooling domain's strike does
+  mc.on_failure(cooling_fault(1, 1, 7, 0));
+  mc.on_failure(cooling_fault(2, 1, 8, 0));
+  failure::Failure gpu = fx.fail(3);
+  gpu.id = 3;
+  mc.on_failure(gpu);
+  fx.queue.run_until(sim::to_ticks(700));
+  CHECK(mc.busy_rlcc_crews() == 1);
+  CHECK(mc.queued_workflows() == 1); // leak B waits for the RLCC crew ...
+  CHECK(mc.busy_crews() == 1);       // ... while the GPU repair holds the other pool's crew
+  CHECK(mc.queued_repairs() == 0);
+  fx.queue.run_until(sim::hours_to_ticks(20));
+  REQUIRE(repaired.size() == 3);
+  CHECK(repaired[0] == std::pair<std::uint64_t, double>{3, 3660});
+  CHECK(repaired[1] == std::pair<std::uint64_t, double>{1, 18610});
+  CHECK(repaired[2] == std::pair<std::uint64_t, double>{2, 33010});
+  CHECK(works.calls == std::vector<std::pair<std::string, double>>{
+                           {"isolate 7", 10}, {"isolate 8", 10}, {"put back 7", 18610}, {"put back 8", 33010}});
+  const auto& leak = mc.stats()[1];
+  CHECK(leak.failures == 2); // recorded once, though record() and on_failure() both saw fault 1
+  CHECK(leak.repaired == 2);
+  CHECK(sim::to_seconds(leak.time_to_repair) == 18610 + 33010);
+  CHECK(mc.stats()[0].repaired == 1);
+  CHECK(mc.active_repairs() == 0);
+}
+
+TEST_CASE("a cooling repair's service time is drawn from repair/<mode>, as the facility drew it",
+          "[unit][mission_control]") {
+  Fixture fx;
+  failure::FailureModeSpec leak = cooling_mode("leak", cooling::CoolingElement::BRANCH, 10, 4.0);
+  leak.repair_dist = failure::RepairDist::EXPONENTIAL;
+  fx.failures.modes = {leak};
+  std::vector<double> repaired_s;
+  ops::MissionControl::Listener listener;
+  listener.repaired = [&](const failure::Failure&) { repaired_s.push_back(sim::to_seconds(fx.queue.now())); };
+  ops::MissionControl mc(fx.ops, fx.failures, fx.layout, fx.health, fx.queue, fx.log, 42, 3, listener);
+  FakeWorks works(fx.queue);
+  const ops::RlccSpec rlcc = rlcc_spec(); // kept by reference, as the scenario's
+  mc.attach_facility(works, rlcc, 0, 0);
+  mc.on_failure(cooling_fault(1, 0, 0, 0));
+  mc.on_failure(cooling_fault(2, 0, 1, 0));
+  fx.queue.run_until(sim::hours_to_ticks(1000));
+  // Unlimited crews: each back at 10 + 600 + its draw + 3,600 s, draws in detection order.
+  sim::Rng rng(42, 3, "repair/leak");
+  std::vector<double> expected;
+  for (int k = 0; k < 2; ++k)
+    expected.push_back(10 + 600 + sim::to_seconds(sim::hours_to_ticks(leak.draw_repair_h(rng))) + 3600);
+  std::sort(expected.begin(), expected.end());
+  REQUIRE(repaired_s.size() == 2);
+  CHECK(repaired_s[0] == Approx(expected[0]).epsilon(1e-12));
+  CHECK(repaired_s[1] == Approx(expected[1]).epsilon(1e-12));
+}
+
+TEST_CASE("a facility water excursion ends by itself: no workflow, its time drawn at the strike",
+          "[unit][mission_control]") {
+  // Repair 0.001 h = 3.6 s, shorter than the 10 s detection: it ends (and counts as repaired after
+  // 3.6 s) before it is detected; the detection is still noted, and nothing is isolated.
+  Fixture fx;
+  fx.failures.modes = {cooling_mode("water", cooling::CoolingElement::FACILITY, 10, 0.001)};
+  int repaired = 0;
+  ops::MissionControl::Listener listener;
+  listener.repaired = [&](const failure::Failure&) { ++repaired; };
+  ops::MissionControl mc(fx.ops, fx.failures, fx.layout, fx.health, fx.queue, fx.log, 1, 0, listener,
+                         [](const failure::Failure&) { return std::string("facility"); });
+  FakeWorks works(fx.queue);
+  const ops::RlccSpec rlcc = rlcc_spec(); // kept by reference, as the scenario's
+  mc.attach_facility(works, rlcc, 1, 0);
+  mc.on_failure(cooling_fault(1, 0, 100, 0)); // FakeWorks: units >= 100 end by themselves
+  fx.queue.run_until(sim::hours_to_ticks(1));
+  CHECK(works.calls == std::vector<std::pair<std::string, double>>{{"ended 100", 3.6}});
+  CHECK(repaired == 1);
+  CHECK(sim::to_seconds(mc.stats()[0].time_to_repair) == Approx(3.6));
+  std::vector<std::pair<std::string, double>> events;
+  for (const auto& e : fx.log.take())
+    events.emplace_back(std::string(e.kind.str()), sim::to_seconds(e.time));
+  CHECK(events == std::vector<std::pair<std::string, double>>{{"failure", 0}, {"detection", 10}});
+}
+
+TEST_CASE("outages of an extra cause (thermal shutdowns) count after the modes", "[unit][mission_control]") {
+  Fixture fx;
+  fx.failures.modes = {fixed(60, 1.0)};
+  ops::MissionControl mc(fx.ops, fx.failures, fx.layout, fx.health, fx.queue, fx.log, 1, 0, {});
+  FakeWorks works(fx.queue);
+  const ops::RlccSpec rlcc = rlcc_spec(); // kept by reference, as the scenario's
+  mc.attach_facility(works, rlcc, 0, /*extra_causes=*/1);
+  REQUIRE(mc.stats().size() == 2);
+  mc.outage_began(1);
+  mc.outage_began(1);
+  fx.queue.run_until(sim::hours_to_ticks(2));
+  mc.outage_ended(1, sim::hours_to_ticks(0.5));
+  CHECK(mc.stats()[1].failures == 2);
+  CHECK(mc.stats()[1].repaired == 1);
+  CHECK(sim::to_hours(mc.stats()[1].time_to_repair) == Approx(1.5));
+  CHECK(mc.stats()[0].failures == 0);
 }
