@@ -149,6 +149,8 @@ void Replica::build_operations() {
       [this](const failure::Failure& f) { on_strike(f); }, world_->mode_units());
   injector_->set_predictor(
       [this](int mode, int unit, sim::Tick date) { mission_->on_predicted(mode, unit, date); });
+  if (s_->failures.clock == failure::FailureClock::PAUSED_DURING_RECOVERY)
+    injector_->set_pause([this](int, hardware::GpuRange gpus) { return held_by_recovering_jobs(gpus); });
   mission_->set_injector(injector_.get());
 }
 
@@ -175,6 +177,7 @@ void Replica::install_health_hooks() {
                               const std::string& to) {
     log_.add({queue_.now(), kind, to, kind == "gpu_swap" ? "gpu" : "domain",
               s_->jobs[static_cast<std::size_t>(job)].name, "replaces " + from});
+    if (kind == "domain_swap") ++result_.domain_swaps;
     update_paces(false); // the job may have moved onto or off slow GPUs, lost bandwidth or degraded NVLink
   });
 }
@@ -206,6 +209,7 @@ void Replica::add_workloads_to_scheduler() {
         scheduler_.completed(static_cast<int>(j)); // queued training jobs first, then services short of GPUs
         for (auto* sv : workloads_.services())
           sv->on_capacity_changed();
+        if (s_->end_when_jobs_done) end_if_jobs_done();
       });
     } else {
       req.external = true;
@@ -238,8 +242,9 @@ void Replica::register_gauges() {
     const sim::Name name(job->spec().name);
     gauges_.add(name, "training", [job](sim::Tick) { return job->training() ? 1.0 : 0.0; });
     gauges_.add(name, "gpus", [job](sim::Tick) { return double(job->gpus()); });
-    gauges_.add(name, "step_time_s",
-                [job](sim::Tick) { return sim::to_seconds(job->timing().step) * job->slowdown(); });
+    if (job->spec().step_time_s > 0) // a job without a step time has no step to sample
+      gauges_.add(name, "step_time_s",
+                  [job](sim::Tick) { return sim::to_seconds(job->timing().step) * job->slowdown(); });
   }
   for (const auto* service : workloads_.services()) {
     const sim::Name name(service->spec().name);
@@ -280,6 +285,18 @@ std::vector<int> Replica::owners_of(hardware::GpuRange gpus) const {
   std::sort(owners.begin(), owners.end());
   owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
   return owners;
+}
+
+bool Replica::held_by_recovering_jobs(hardware::GpuRange gpus) const {
+  bool held = false;
+  for (int g = gpus.first; g < gpus.end(); ++g) {
+    const int owner = placement_.owner(g);
+    if (owner < 0) continue; // idle or spare: it does not decide
+    const auto* job = workloads_.training(owner);
+    if (!job || !job->recovering()) return false; // a service's, or a job's that is not recovering
+    held = true;
+  }
+  return held;
 }
 
 std::string Replica::component_name(const failure::Failure& f) const {
@@ -329,7 +346,10 @@ void Replica::request_cold() { // no warm spare left: bring a cold one in
             fmt::format("{} h", s_->operations.cold_swap_h)});
   queue_.after(sim::hours_to_ticks(s_->operations.cold_swap_h), [this] {
     --cold_pending_;
-    if (alloc_.activate_cold()) notify_capacity();
+    if (alloc_.activate_cold()) {
+      ++result_.cold_spare_activations;
+      notify_capacity();
+    }
   });
 }
 
@@ -409,7 +429,7 @@ void Replica::on_strike(const failure::Failure& f) {
   domain.strike(m, f, cut_); // a fabric element or a rack's power: GPUs cut off are down now
   if (!cut_.empty()) {
     for (int g : cut_)
-      if (const int owner = alloc_.owner(g); owner >= 0) struck.push_back(owner);
+      if (const int owner = placement_.owner(g); owner >= 0) struck.push_back(owner);
     std::sort(struck.begin(), struck.end());
     struck.erase(std::unique(struck.begin(), struck.end()), struck.end());
   }
@@ -446,6 +466,12 @@ void Replica::on_repaired(const failure::Failure& f) {
   notify_capacity();
 }
 
+void Replica::end_if_jobs_done() { // end_when jobs_done: the run ends with the last job with work_h
+  for (const auto* job : workloads_.trainings())
+    if (job->spec().work_h > 0 && !job->done()) return;
+  queue_.stop();
+}
+
 // --- Run and results --------------------------------------------------------------------------------
 
 ledger::ReplicaResult Replica::run() {
@@ -455,6 +481,10 @@ ledger::ReplicaResult Replica::run() {
   injector_->start();
   mission_->start();
   world_->platform().run_until(end_);
+  if (queue_.stopped()) { // end_when jobs_done: every account closes at the last completion
+    end_ = queue_.now();
+    result_.duration = end_;
+  }
   for (auto* job : workloads_.trainings())
     job->finish();
   for (auto* sv : workloads_.services())
@@ -503,11 +533,13 @@ ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
     o.gpu_h[static_cast<std::size_t>(st)] =
         ledger::to_gpu_hours(job.gpu_time()[static_cast<std::size_t>(st)]);
   o.interruptions = job.interruptions();
+  o.interruptions_recovery = job.interruptions_recovery();
   o.interruptions_planned = job.interruptions_planned();
   o.checkpoints = job.checkpoints();
   o.failures_by_mode = job.failures_by_mode();
   o.interruptions_by_mode = job.interruptions_by_mode();
-  o.step_time_s = sim::to_seconds(timing.step);
+  // A measured job without step_time_s has no step (its 1 µs tick is not one): its step metrics are NaN.
+  o.step_time_s = job.spec().step_time_s > 0 ? sim::to_seconds(timing.step) : std::numeric_limits<double>::quiet_NaN();
   o.checkpoint_interval_s = sim::to_seconds(timing.interval);
   o.model_flops_per_step = job.spec().model_flops_per_step;
   o.tokens_per_step = job.spec().tokens_per_step;
@@ -529,6 +561,7 @@ void Replica::collect_results() {
                                ledger::to_gpu_hours(cluster_.gpu_ticks(sched::Category::REPAIR)),
                                ledger::to_gpu_hours(cluster_.gpu_ticks(sched::Category::SPARE))};
   result_.preemptions = scheduler_.preemptions();
+  result_.failures_discarded = injector_->discarded();
   result_.rack_down_gpu_h = rack_avail_.down_gpu_h(end_);
   result_.rack_failures = rack_avail_.failures();
   const auto& stats = mission_->stats(); // every mode, whatever its domain, then the extra causes

@@ -111,6 +111,8 @@ private:
 
   const failure::FailureModeSpec& mode_of(const failure::Failure& f) const;
   std::vector<int> owners_of(hardware::GpuRange gpus) const;
+  /// Some GPUs of `gpus` are held, all by recovering training jobs (/failures/clock paused_during_recovery).
+  bool held_by_recovering_jobs(hardware::GpuRange gpus) const;
 
   // Reactions.
   void on_health_change(int gpu, bool up);
@@ -118,6 +120,7 @@ private:
   void services_changed();
   void notify_capacity();
   void request_cold();
+  void end_if_jobs_done();
   bool recover(int job, sim::Tick& extra);
   void update_paces(bool stall);
   workload::Pace pace_of(int job) const;

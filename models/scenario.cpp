@@ -24,7 +24,13 @@ const KeyTable& scenario_keys() {
           KeyDef{"seed", ValueType::INTEGER, "", 1, "seed of every random stream", sim::between(0, 9.0e15)},
           KeyDef{"replicas", ValueType::INTEGER, "", 10, "independent histories simulated (Monte Carlo)",
                  sim::between(1, 100000)},
-          KeyDef{"duration_h", ValueType::NUMBER, "h", 336.0, "simulated time of each replica", sim::positive()},
+          KeyDef{"duration_h", ValueType::NUMBER, "h", 336.0,
+                 "simulated time of each replica (with end_when jobs_done: the longest a replica runs)",
+                 sim::positive()},
+          KeyDef{"end_when", ValueType::STRING, "", "duration_h",
+                 "duration_h: every replica runs duration_h; jobs_done: a replica ends when the last training job "
+                 "with work_h completes (or at duration_h if that comes first), so nothing after it is counted",
+                 {}, {"duration_h", "jobs_done"}},
           KeyDef{"hardware", ValueType::OBJECT, "", Json::object(), "GPU and rack hardware"},
           KeyDef{"cluster", ValueType::OBJECT, "", Json::object(), "how many racks (see /cluster: racks is required)"},
           KeyDef{"fabric", ValueType::OBJECT, "", nullptr, "scale-out fabric between NVLink domains", {}, {},
@@ -92,6 +98,20 @@ double scale_out_gbps(const Scenario& scenario) {
   return scenario.fabric->gpu_bw_gbps() * scenario.fabric->routing_efficiency_frac;
 }
 
+namespace {
+
+void decode_end_when(const sim::Node& root, Scenario& s) {
+  s.end_when_jobs_done = root.string("end_when") == "jobs_done";
+  if (!s.end_when_jobs_done) return;
+  const bool any = std::any_of(s.jobs.begin(), s.jobs.end(), [](const workload::JobSpec& j) {
+    return j.kind == workload::JobKind::TRAINING && j.work_h > 0;
+  });
+  if (!any)
+    root.problem("end_when", "jobs_done needs a training job with work_h > 0 (no job here ends by itself)");
+}
+
+} // namespace
+
 std::optional<Scenario> decode_scenario(const Json& document, const std::string& default_name,
                                         sim::Problems& problems) {
   const sim::Node root(document, "", scenario_keys(), problems);
@@ -130,6 +150,7 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   const sim::Node rlcc = root.object("rlcc", ops::rlcc_keys());
   s.rlcc = ops::decode_rlcc(rlcc);
   s.jobs = workload::decode_jobs(root);
+  decode_end_when(root, s);
   const sim::Node output = root.object("output", output_keys());
   s.output.timeseries_interval_s = output.number("timeseries_interval_s");
   s.output.events = output.boolean("events");
@@ -236,7 +257,9 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   const double peak_flops = s.hardware.gpu.peak_tflops * 1e12;
   for (std::size_t i = 0; i < s.jobs.size(); ++i) {
     const auto& job = s.jobs[i];
-    if (job.kind != workload::JobKind::TRAINING || job.model || job.model_flops_per_step <= 0) continue;
+    if (job.kind != workload::JobKind::TRAINING || job.model || !(job.model_flops_per_step > 0) ||
+        !(job.step_time_s > 0))
+      continue; // a derived step, or no MFU (a reliability-only job)
     const double mfu = job.model_flops_per_step / (job.step_time_s * job.gpus * peak_flops);
     if (!(mfu <= 1))
       problems.add(fmt::format("/jobs/{}/model_flops_per_step", i),

@@ -37,7 +37,8 @@ struct Scenario {
   std::string name;
   std::uint64_t seed = 1;
   int replicas = 10;
-  double duration_h = 336;
+  double duration_h = 336;   ///< with end_when_jobs_done: the cap
+  bool end_when_jobs_done = false; ///< a replica ends when the last training job with work_h completes
   hardware::HardwareSpec hardware;
   hardware::ClusterSpec cluster;
   std::optional<fabric::FabricSpec> fabric; ///< absent: no scale-out fabric is modelled

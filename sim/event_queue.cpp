@@ -11,6 +11,7 @@ EventQueue::EventId EventQueue::at(Tick date, Callback fn) {
   if (date < now_)
     throw std::logic_error("EventQueue::at: date " + std::to_string(date) + " is before now " +
                            std::to_string(now_));
+  if (stopped_) return {}; // the run has ended: nothing more happens
   const Key key{date, next_seq_++};
   const bool new_head = events_.empty() || key < events_.begin()->first;
   events_.emplace(key, std::move(fn));
@@ -63,7 +64,7 @@ void EventQueue::run_until(Tick end) {
   set_horizon(end);
   while (!events_.empty() && events_.begin()->first.first <= end)
     fire_due(events_.begin()->first.first);
-  if (end > now_) now_ = end;
+  if (end > now_ && !stopped_) now_ = end;
 }
 
 } // namespace dcsim::sim

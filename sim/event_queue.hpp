@@ -53,7 +53,7 @@ public:
   };
 
   Tick now() const { return now_; }
-  /// Schedules `fn` at `date` (>= now). Returns its id.
+  /// Schedules `fn` at `date` (>= now). Returns its id (empty once stopped: it never runs).
   EventId at(Tick date, Callback fn);
   EventId after(Tick delay, Callback fn) { return at(now_ + delay, std::move(fn)); }
   /// Cancels a pending event; cancelling an empty, fired or already-cancelled id does nothing.
@@ -61,10 +61,19 @@ public:
   bool pending(const EventId& id) const { return !id.empty() && events_.count({id.date, id.seq}) != 0; }
 
   bool empty() const { return events_.empty(); }
+  /// Ends the run at the current date: drops every pending event (the rest of this date's too) and
+  /// ignores any scheduled later; the drivers' run_until() then returns with the clock here instead of
+  /// at their end date.
+  void stop() {
+    events_.clear();
+    stopped_ = true;
+    notify_head();
+  }
+  bool stopped() const { return stopped_; }
   /// Date of the earliest pending event, or -1 when none is pending.
   Tick next_date() const { return events_.empty() ? -1 : events_.begin()->first.first; }
 
-  /// Engine-free driver: runs every event dated <= end in order, then sets now to `end`.
+  /// Engine-free driver: runs every event dated <= end in order, then sets now to `end` (unless stopped).
   void run_until(Tick end);
 
   /// Runs every event dated `date` (now becomes `date`), including those they schedule at that date.
@@ -95,6 +104,7 @@ private:
   std::function<void()> head_changed_;
   Watchdog watchdog_;
   Tick horizon_ = 0;
+  bool stopped_ = false;
   Tick date_of_count_ = -1;        ///< the date whose events date_events_ counts
   std::uint64_t date_events_ = 0;  ///< events fired at date_of_count_
   std::uint64_t window_events_ = 0;

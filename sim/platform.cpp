@@ -226,6 +226,7 @@ void Platform::run_until(Tick end) {
   }
   queue_->set_horizon(end);
   for (;;) {
+    if (queue_->stopped()) break; // the run ended early (transfers in flight are abandoned)
     const Tick next = queue_->next_date();
     const bool due = next >= 0 && next <= end;
     if (in_flight_ == 0) {
@@ -247,7 +248,7 @@ void Platform::run_until(Tick end) {
     const Tick after = queue_->next_date();
     if (after >= 0 && after <= target) queue_->fire_due(after);
   }
-  queue_->advance_to(end);
+  if (!queue_->stopped()) queue_->advance_to(end);
   sync_clock(); // SimGrid's clock at the end; host states stay pending until SimGrid next computes
                 // (a replica ends here: turning its down hosts off would only cost COW page faults)
 }

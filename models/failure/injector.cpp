@@ -109,12 +109,17 @@ void FailureInjector::schedule_weibull(Process& p) {
     p.pending = {};
     const int unit = p.heap.top().second;
     p.heap.pop();
-    if (!p.down[static_cast<std::size_t>(unit)]) strike(p, unit); // its clock restarts at renew()
+    if (!p.down[static_cast<std::size_t>(unit)] && !strike(p, unit)) // struck: its clock restarts at renew()
+      p.heap.emplace(queue_->now() + draw_lifetime(p, unit), unit);  // discarded: a new lifetime from now
     schedule_weibull(p);
   });
 }
 
-void FailureInjector::strike(Process& p, int unit) {
+bool FailureInjector::strike(Process& p, int unit) {
+  if (paused_ && p.spec->on_hardware() && paused_(p.index, layout_->unit_range(p.spec->scope(), unit))) {
+    ++discarded_; // its clock is paused (exponential); a Weibull unit's restarts (schedule_weibull)
+    return false;
+  }
   Failure f;
   f.id = next_id_++;
   f.mode = p.index;
@@ -128,6 +133,7 @@ void FailureInjector::strike(Process& p, int unit) {
   p.down[static_cast<std::size_t>(unit)] = 1;
   if (p.spec->takes_down()) health_->fail(f.gpus);
   listener_(f);
+  return true;
 }
 
 void FailureInjector::renew(const Failure& failure) { return_unit(failure.mode, failure.unit); }

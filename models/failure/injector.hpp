@@ -17,6 +17,8 @@
 // Weibull modes keep one next-failure date per unit in service in a heap and schedule only the
 // earliest; a unit's clock restarts when its repair completes (renew()); a lemon's lifetimes are
 // shorter by its factor.
+// A pause filter (`/failures/clock` paused_during_recovery, failure/spec.hpp) may discard a strike
+// before it happens: the unit is not struck, nothing is reported; a Weibull unit's clock restarts then.
 // Each mode draws from its own stream "failure/<mode name>".
 #pragma once
 
@@ -55,6 +57,10 @@ public:
                   const std::vector<int>& units = {});
 
   void set_predictor(Predictor predictor) { predictor_ = std::move(predictor); }
+  /// `paused(mode, gpus)` true: a strike of a hardware unit with these GPUs is discarded (see the header).
+  void set_pause(std::function<bool(int mode, hardware::GpuRange gpus)> paused) { paused_ = std::move(paused); }
+  /// Strikes discarded by the pause filter.
+  std::uint64_t discarded() const { return discarded_; }
   /// Schedules the first failure of every mode.
   void start();
   /// The unit of `failure` is back in service (Weibull modes restart its clock).
@@ -100,12 +106,15 @@ private:
   sim::EventQueue* queue_;
   Listener listener_;
   Predictor predictor_;
+  std::function<bool(int mode, hardware::GpuRange gpus)> paused_;
   std::vector<Process> processes_;
   std::uint64_t next_id_ = 0;
+  std::uint64_t discarded_ = 0;
 
   void schedule_poisson(Process& p);
   void schedule_weibull(Process& p);
-  void strike(Process& p, int unit);
+  /// False when the pause filter discarded the strike.
+  bool strike(Process& p, int unit);
   sim::Tick draw_lifetime(Process& p, int unit);
   double lemon_factor(const Process& p, int unit) const;
 };

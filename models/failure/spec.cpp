@@ -99,7 +99,13 @@ PowerUnit FailureModeSpec::power_unit() const {
 const KeyTable& failures_keys() {
   static const KeyTable table{
       "failures", "/failures", "failure modes injected into the hardware",
-      {KeyDef{"modes", ValueType::ARRAY, "", Json::array(), "failure modes (see /failures/modes/*)"}}};
+      {KeyDef{"modes", ValueType::ARRAY, "", Json::array(), "failure modes (see /failures/modes/*)"},
+       KeyDef{"clock", ValueType::STRING, "", "always",
+              "always: failures keep striking a job's GPUs while it detects, waits and restarts; "
+              "paused_during_recovery: a strike of a hardware mode on a unit whose held GPUs are all held by "
+              "recovering jobs is discarded (pausing their clocks for exponential modes; a Weibull unit's "
+              "clock restarts)",
+              {}, {"always", "paused_during_recovery"}}}};
   return table;
 }
 
@@ -201,6 +207,7 @@ double FailureModeSpec::draw_repair_h(sim::Rng& rng) const {
 FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind, bool has_fabric,
                              bool has_cooling) {
   FailuresSpec spec;
+  if (failures.string("clock") == "paused_during_recovery") spec.clock = FailureClock::PAUSED_DURING_RECOVERY;
   std::set<std::string> names;
   for (const sim::Node& m : failures.objects("modes", failure_mode_keys())) {
     FailureModeSpec mode;

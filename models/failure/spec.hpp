@@ -122,8 +122,23 @@ struct FailureModeSpec {
   double draw_repair_h(sim::Rng& rng) const;
 };
 
+/// Whether failures keep striking a job's GPUs while the job recovers (`/failures/clock`).
+/// ALWAYS: every unit fails at its rate whatever its job does (a failure during detection extends it, one
+/// during the restart interrupts the restart). PAUSED_DURING_RECOVERY: a strike of a hardware mode (gpu,
+/// tray, node, rack) on a unit whose held GPUs are all held by training jobs that are recovering (detecting,
+/// waiting for replacements, restarting; at least one GPU held; idle and spare GPUs of the unit do not
+/// count) is discarded: the unit is not struck, no failure is counted. For
+/// exponential lifetimes this is exactly pausing those GPUs' failure clocks (memoryless: the discarded
+/// Poisson points are the ones a paused clock would not have produced), as AIReSim and renewal models do.
+/// For a Weibull mode the discarded unit's clock restarts at the discarded date (a new lifetime is drawn,
+/// as after a repair): not a pause of its age. With shape > 1 (wear-out) that makes it fail later than a
+/// paused clock would, with shape < 1 (infant mortality) sooner. Units with no GPU held, or with a GPU of a
+/// service or of a job that is not recovering, and fabric, cooling and power shelf modes keep failing.
+enum class FailureClock { ALWAYS, PAUSED_DURING_RECOVERY };
+
 struct FailuresSpec {
   std::vector<FailureModeSpec> modes;
+  FailureClock clock = FailureClock::ALWAYS;
 };
 
 const sim::KeyTable& failures_keys();

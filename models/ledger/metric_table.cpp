@@ -87,7 +87,15 @@ std::vector<MetricDef> build_table() {
        {}},
       {"effective_tokens_per_s", "tokens/s", S::JOB, B::HIGHER,
        "Retained tokens over wall time (= tokens_per_s x goodput_frac)", {}},
-      {"interruptions", "count", S::JOB, B::LOWER, "Unplanned interruptions of the job by failures", {}, true},
+      {"interruptions", "count", S::JOB, B::LOWER,
+       "Unplanned interruptions of the job by failures (= interruptions_training + interruptions_recovery)", {},
+       true},
+      {"interruptions_training", "count", S::JOB, B::LOWER,
+       "Unplanned interruptions that struck while the job trained (ran, wrote a checkpoint or stalled)", {}},
+      {"interruptions_recovery", "count", S::JOB, B::LOWER,
+       "Unplanned interruptions that struck while the job restarted (failures during detection or waiting "
+       "interrupt nothing: they join the recovery under way)",
+       {}},
       {"interruptions_planned", "count", S::JOB, B::NONE,
        "Planned stops of the job (maintenance, drains, grid events), taken at a checkpoint", {}, true},
       {"job_mttf_h", "h", S::JOB, B::HIGHER,
@@ -127,6 +135,15 @@ std::vector<MetricDef> build_table() {
   const std::vector<MetricDef> cluster = {
       {"failures", "count", S::CLUSTER, B::LOWER, "Failures of every mode (hardware, fabric, cooling)", {}, true},
       {"preemptions", "count", S::CLUSTER, B::LOWER, "Training jobs preempted by the scheduler", {}, true},
+      {"cold_spare_activations", "count", S::CLUSTER, B::NONE,
+       "Cold spare domains brought in (each joined the warm pool cold_swap_h after no warm or idle domain was left)",
+       {}},
+      {"domain_swaps", "count", S::CLUSTER, B::NONE,
+       "Times a job moved off an NVLink domain (rack or server) onto a spare or idle one", {}},
+      {"failures_discarded", "count", S::CLUSTER, B::NONE,
+       "Strikes discarded because every holder of the unit's GPUs was recovering (/failures/clock "
+       "paused_during_recovery; 0 otherwise)",
+       {}},
   };
   t.insert(t.end(), cluster.begin(), cluster.end());
   add_states(t, std::begin(CLUSTER_STATES), std::end(CLUSTER_STATES), S::CLUSTER, CLUSTER_STATE_FAMILY);

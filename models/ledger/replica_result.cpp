@@ -43,6 +43,8 @@ Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
       {"tokens_per_s", tokens_per_s},
       {"effective_tokens_per_s", tokens_per_s * goodput},
       {"interruptions", static_cast<double>(job.interruptions)},
+      {"interruptions_training", static_cast<double>(job.interruptions - job.interruptions_recovery)},
+      {"interruptions_recovery", static_cast<double>(job.interruptions_recovery)},
       {"interruptions_planned", static_cast<double>(job.interruptions_planned)},
       {"job_mttf_h", job.interruptions > 0 ? wall_s / 3600.0 / static_cast<double>(job.interruptions) : NaN},
       {"expected_job_mtbf_h", job.expected_mtbf_h},
@@ -119,6 +121,9 @@ Metrics cluster_metrics(const ReplicaResult& r) {
       {"effective_mfu_frac", retained_peak_s / (r.gpus * sim::to_seconds(r.duration))},
       {"failures", static_cast<double>(failures)},
       {"preemptions", static_cast<double>(r.preemptions)},
+      {"cold_spare_activations", static_cast<double>(r.cold_spare_activations)},
+      {"domain_swaps", static_cast<double>(r.domain_swaps)},
+      {"failures_discarded", static_cast<double>(r.failures_discarded)},
   };
   const auto states = cluster_ledger_states();
   const auto values = cluster_ledger_gpu_h(r);
@@ -151,7 +156,7 @@ template <class IO, class J>
   requires std::same_as<std::remove_const_t<J>, JobOutcome>
 void visit_fields(IO& io, J& j) {
   io(j.name), io(j.gpus), io(j.wall), io(j.queued), io(j.completed_at), io(j.reallocations), io(j.gpu_h);
-  io(j.interruptions), io(j.interruptions_planned), io(j.checkpoints), io(j.failures_by_mode);
+  io(j.interruptions), io(j.interruptions_recovery), io(j.interruptions_planned), io(j.checkpoints), io(j.failures_by_mode);
   io(j.interruptions_by_mode), io(j.step_time_s), io(j.checkpoint_interval_s), io(j.model_flops_per_step);
   io(j.tokens_per_step), io(j.expected_mtbf_h), io(j.peak_flops_per_gpu), io(j.energy_j);
 }
@@ -180,7 +185,8 @@ template <class IO, class R>
   requires std::same_as<std::remove_const_t<R>, ReplicaResult>
 void visit_fields(IO& io, R& r) {
   io(r.replica), io(r.gpus), io(r.duration), io(r.peak_flops_per_gpu), io(r.jobs), io(r.services);
-  io(r.unallocated_gpu_h), io(r.preemptions), io(r.rack_down_gpu_h), io(r.rack_failures), io(r.modes);
+  io(r.unallocated_gpu_h), io(r.preemptions), io(r.cold_spare_activations), io(r.domain_swaps);
+  io(r.failures_discarded), io(r.rack_down_gpu_h), io(r.rack_failures), io(r.modes);
   io(r.events), io(r.samples), io(r.energy_j), io(r.peak_power_w), io(r.cooling_isolated_gpu_h);
   io(r.throttled_gpu_h), io(r.power_capped_gpu_h);
 }
@@ -189,8 +195,8 @@ void visit_fields(IO& io, R& r) {
 // until the field is in visit_fields above and the size updated. The round-trip test in
 // tests/unit/ledger/metric_table_test.cpp is the other guard. Sizes on 64-bit targets (x86-64, arm64).
 constexpr bool LP64 = sizeof(void*) == 8;
-static_assert(!LP64 || sizeof(ReplicaResult) == 264, "ReplicaResult changed: update visit_fields, then this size");
-static_assert(!LP64 || sizeof(JobOutcome) == 264, "JobOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(ReplicaResult) == 280, "ReplicaResult changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(JobOutcome) == 272, "JobOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ServiceOutcome) == 88, "ServiceOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ModeOutcome) == 56, "ModeOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(Sample) == 32, "Sample changed: update visit_fields, then this size");

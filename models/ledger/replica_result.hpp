@@ -8,6 +8,9 @@
 //   tokens_per_s             = tokens per step ÷ healthy step time (while training)
 //   effective_tokens_per_s   = retained tokens ÷ wall time = tokens_per_s × goodput_frac
 //   job_mttf_h               = wall time ÷ unplanned interruptions (undefined without interruptions)
+//   interruptions            = interruptions_training + interruptions_recovery (struck while training,
+//                              writing or stalled / while restarting; failures during detection or waiting
+//                              join the recovery under way and interrupt nothing)
 //   ledger_<state>_gpu_h     = job GPUs × time in the state (cluster: summed, plus idle/repair/spare)
 // Energy (models/facility.hpp; power always accounted, models/power/spec.hpp):
 //   energy_kwh (job)                 = ∫ power of the GPUs the job holds (+ their share of rack base power)
@@ -47,6 +50,7 @@ struct JobOutcome {
   int reallocations = 0;       ///< resizes and releases (0: held its full size throughout)
   std::array<double, workload::JOB_TIME_STATES> gpu_h{}; ///< GPU-hours in each ledger state
   std::uint64_t interruptions = 0;
+  std::uint64_t interruptions_recovery = 0; ///< of interruptions: struck while restarting
   std::uint64_t interruptions_planned = 0;
   std::uint64_t checkpoints = 0;
   std::vector<std::uint64_t> failures_by_mode;
@@ -96,6 +100,9 @@ struct ReplicaResult {
   std::vector<ServiceOutcome> services;
   std::array<double, 3> unallocated_gpu_h{}; ///< idle, repair, spare
   int preemptions = 0;                      ///< training jobs preempted by the scheduler
+  int cold_spare_activations = 0;           ///< cold spare domains brought in (they joined the warm pool)
+  int domain_swaps = 0;                     ///< a job moved off a domain onto a spare or idle one
+  std::uint64_t failures_discarded = 0;     ///< strikes discarded by /failures/clock paused_during_recovery
   std::vector<double> rack_down_gpu_h;      ///< per rack: GPU-hours its GPUs were down (racks.csv)
   std::vector<std::uint64_t> rack_failures; ///< per rack: failures that struck GPUs of it
   std::vector<ModeOutcome> modes;

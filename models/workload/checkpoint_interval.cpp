@@ -16,7 +16,8 @@ double renewal_goodput(const RenewalInputs& in) {
   const double l = in.rate_per_s;
   if (l <= 0) return in.interval_s / (in.interval_s + in.write_s);
   const double det = std::expm1(l * in.detect_s) / l;
-  const double rec = det + (1.0 / l + det) * std::expm1(l * in.restart_s);
+  const double rec = in.paused_during_recovery ? in.detect_s + in.restart_s
+                                               : det + (1.0 / l + det) * std::expm1(l * in.restart_s);
   const double segment = (1.0 / l + rec) * std::expm1(l * (in.interval_s + in.write_s));
   return in.interval_s / segment;
 }

@@ -16,7 +16,10 @@
 // A segment of τ + δ must run uninterrupted; each attempt that fails costs the time lost plus E[rec]:
 //       E[segment] = (1/λ + E[rec]) · (e^{λ(τ+δ)} − 1)
 // and goodput = τ / E[segment]. Its maximum over τ solves e^{λ(τ+δ)}(1 − λτ) = 1, independent of D
-// and R, which Daly's formula approximates. (With several failure modes of different detect_s, D is
+// and R, which Daly's formula approximates. With the failure clock paused during recovery
+// (`/failures/clock` paused_during_recovery: no failure strikes a recovering job's GPUs), E[rec] = D + R.
+// Restarts that a failure interrupts, per interruption of training: e^{λR} − 1 (the restart attempts are
+// Bernoulli trials that succeed with probability e^{−λR}); 0 with the clock paused. (With several failure modes of different detect_s, D is
 // not one number and the formula is an approximation.)
 #pragma once
 
@@ -31,6 +34,7 @@ struct RenewalInputs {
   double restart_s = 0;  ///< R
   double interval_s = 0; ///< τ, compute between checkpoints
   double write_s = 0;    ///< δ, blocking checkpoint write
+  bool paused_during_recovery = false; ///< no failure strikes the job while it detects or restarts
 };
 /// Expected long-run goodput (productive ÷ wall) of the recovery model above.
 double renewal_goodput(const RenewalInputs& in);

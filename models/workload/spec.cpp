@@ -25,10 +25,13 @@ const KeyTable& job_keys() {
           KeyDef{"kind", ValueType::STRING, "", "training", "what the job does", {}, {"training", "inference"}},
           KeyDef{"gpus", ValueType::INTEGER, "", nullptr, "GPUs the job runs on", hardware::gpu_count(1)},
           KeyDef{"step_time_s", ValueType::NUMBER, "s", nullptr, "measured time of one training step on healthy GPUs",
-                 sim::positive(), {}, "required without model; derived with it"},
+                 sim::positive(), {},
+                 "without model: no step time (progress is continuous; step_time_s, tokens_per_s and MFU "
+                 "are empty in the outputs); derived with it"},
           KeyDef{"model_flops_per_step", ValueType::NUMBER, "FLOP", nullptr,
                  "model FLOPs of one step over all GPUs (6·N·tokens + attention), for MFU", sim::non_negative(), {},
-                 "required without model; derived with it"},
+                 "without model: unknown (mfu_frac and effective_mfu_frac are empty in the outputs); derived "
+                 "with it"},
           KeyDef{"tokens_per_step", ValueType::NUMBER, "", nullptr, "tokens of one global batch, for tokens_per_s",
                  sim::positive(), {}, "without model: unknown (no tokens_per_s); derived with it"},
           KeyDef{"nvlink_comm_frac", ValueType::NUMBER, "", 0.0,
@@ -148,97 +151,109 @@ void decode_demand_trace(const sim::Node& j, JobSpec& job) {
 
 } // namespace
 
+namespace {
+
+void decode_job_name(const sim::Node& j, JobSpec& job, std::set<std::string>& names) {
+  job.name = j.string("name");
+  if (!j.has("name")) return;
+  if (job.name.empty() ||
+      job.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
+    j.problem("name", "must be non-empty and use only letters, digits, '_', '.' and '-'");
+  else if (job.name.size() > sim::MAX_NAME_CHARS)
+    j.problem("name", sim::name_problem(job.name));
+  else if (job.name == "cluster")
+    j.problem("name", "\"cluster\" is reserved for cluster-wide rows of the outputs");
+  else if (!names.insert(job.name).second)
+    j.problem("name", "duplicate job name");
+}
+
+void decode_inference_job(const sim::Node& j, JobSpec& job) {
+  for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac",
+                          "nvlink_comm_frac", "model", "parallelism", "checkpoint", "work_h"})
+    if (j.has(key)) j.problem(key, "applies only to training jobs (this job's kind is \"inference\")");
+  decode_demand_trace(j, job);
+  if (!j.has("tokens_per_s_per_gpu")) j.problem_here("missing tokens_per_s_per_gpu (required for kind \"inference\")");
+  if (job.has_demand_trace()) {
+    for (const char* key : {"demand_tokens_per_s", "demand_swing_frac", "demand_peak_hour", "demand_step_h"})
+      if (j.has(key)) j.problem(key, "has no effect with a demand trace (the trace is the demand)");
+  } else if (!j.has("demand_tokens_per_s")) {
+    j.problem_here("missing demand_tokens_per_s (required for kind \"inference\" without a demand trace)");
+  }
+  job.tokens_per_s_per_gpu = j.optional_number("tokens_per_s_per_gpu").value_or(1);
+  job.demand_tokens_per_s = j.optional_number("demand_tokens_per_s").value_or(0);
+  job.demand_swing_frac = j.number("demand_swing_frac");
+  job.demand_peak_hour = j.number("demand_peak_hour");
+  job.demand_step_h = j.number("demand_step_h");
+  job.move_s = j.number("move_s");
+  job.sunk = j.boolean("sunk");
+  job.priority = j.int32("priority");
+  job.arrival_h = j.number("arrival_h");
+  job.min_gpus_frac = j.number("min_gpus_frac");
+  if (job.arrival_h > 0) j.problem("arrival_h", "inference services run from the start");
+  job.step_time_s = 1; // unused; keeps the derived timing well-defined
+  job.checkpoint = {false, 1, 0};
+}
+
+/// A training job's step: measured (each number optional: a reliability-only study needs none), or
+/// derived from its model.
+void decode_step(const sim::Node& j, JobSpec& job) {
+  if (!j.has("model")) {
+    if (j.has("parallelism")) j.problem("parallelism", "applies only to jobs with a model (/jobs/*/model)");
+  } else {
+    // One source of truth per number: with a model these are derived, never also given.
+    for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac",
+                            "nvlink_comm_frac"})
+      if (j.has(key)) j.problem(key, "is derived from model; remove it (or remove model to use a measured value)");
+  }
+  if (auto v = j.optional_number("step_time_s")) job.step_time_s = *v;
+  job.model_flops_per_step = j.optional_number("model_flops_per_step").value_or(UNKNOWN_FLOPS);
+  if (auto v = j.optional_number("tokens_per_step")) job.tokens_per_step = *v;
+  job.scaleout_comm_frac = j.number("scaleout_comm_frac");
+  job.nvlink_comm_frac = j.number("nvlink_comm_frac");
+  if (job.scaleout_comm_frac + job.nvlink_comm_frac > 1)
+    j.problem_here("scaleout_comm_frac + nvlink_comm_frac must not exceed 1 (shares of one step)");
+  if (j.has("model")) {
+    job.model = decode_model_job(j, job.gpus);
+    job.step_time_s = 0;
+    job.model_flops_per_step = model_flops_per_step(job.model->model);
+    job.tokens_per_step = job.model->model.tokens_per_step();
+  }
+}
+
+void decode_training_job(const sim::Node& j, JobSpec& job) {
+  for (const char* key : {"tokens_per_s_per_gpu", "demand_tokens_per_s", "demand_swing_frac", "demand_peak_hour",
+                          "demand_step_h", "move_s", "sunk", "demand_trace", "demand_trace_file"})
+    if (j.has(key)) j.problem(key, "applies only to inference jobs (this job's kind is \"training\")");
+  decode_step(j, job);
+  job.priority = j.int32("priority");
+  job.arrival_h = j.number("arrival_h");
+  job.work_h = j.number("work_h");
+  job.min_gpus_frac = j.number("min_gpus_frac");
+
+  const sim::Node c = j.object("checkpoint", checkpoint_keys());
+  const auto interval = c.number_or_word("interval_s");
+  job.checkpoint.auto_interval = !interval.number.has_value();
+  job.checkpoint.interval_s = interval.number.value_or(0);
+  job.checkpoint.write_s = c.number("write_s");
+  if (job.checkpoint.auto_interval && c.has("write_s") && job.checkpoint.write_s == 0)
+    c.problem("write_s", "must be > 0 with interval_s \"auto\": Daly's interval needs a write cost "
+                         "(give interval_s to checkpoint at a fixed interval)");
+}
+
+} // namespace
+
 std::vector<JobSpec> decode_jobs(const sim::Node& scenario) {
   std::vector<JobSpec> jobs;
   std::set<std::string> names;
   for (const sim::Node& j : scenario.objects("jobs", job_keys())) {
     JobSpec job;
-    job.name = j.string("name");
-    if (j.has("name")) {
-      if (job.name.empty() ||
-          job.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
-              std::string::npos)
-        j.problem("name", "must be non-empty and use only letters, digits, '_', '.' and '-'");
-      else if (job.name.size() > sim::MAX_NAME_CHARS)
-        j.problem("name", sim::name_problem(job.name));
-      else if (job.name == "cluster")
-        j.problem("name", "\"cluster\" is reserved for cluster-wide rows of the outputs");
-      else if (!names.insert(job.name).second)
-        j.problem("name", "duplicate job name");
-    }
+    decode_job_name(j, job, names);
     job.kind = j.string("kind") == "inference" ? JobKind::INFERENCE : JobKind::TRAINING;
     job.gpus = j.int32("gpus");
-    static const char* const INFERENCE_KEYS[] = {"tokens_per_s_per_gpu", "demand_tokens_per_s", "demand_swing_frac",
-                                                 "demand_peak_hour", "demand_step_h", "move_s", "sunk",
-                                                 "demand_trace", "demand_trace_file"};
-    if (job.kind == JobKind::INFERENCE) {
-      for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac",
-                              "nvlink_comm_frac", "model", "parallelism", "checkpoint", "work_h"})
-        if (j.has(key)) j.problem(key, "applies only to training jobs (this job's kind is \"inference\")");
-      decode_demand_trace(j, job);
-      if (!j.has("tokens_per_s_per_gpu")) j.problem_here("missing tokens_per_s_per_gpu (required for kind \"inference\")");
-      if (job.has_demand_trace()) {
-        for (const char* key : {"demand_tokens_per_s", "demand_swing_frac", "demand_peak_hour", "demand_step_h"})
-          if (j.has(key)) j.problem(key, "has no effect with a demand trace (the trace is the demand)");
-      } else if (!j.has("demand_tokens_per_s")) {
-        j.problem_here("missing demand_tokens_per_s (required for kind \"inference\" without a demand trace)");
-      }
-      job.tokens_per_s_per_gpu = j.optional_number("tokens_per_s_per_gpu").value_or(1);
-      job.demand_tokens_per_s = j.optional_number("demand_tokens_per_s").value_or(0);
-      job.demand_swing_frac = j.number("demand_swing_frac");
-      job.demand_peak_hour = j.number("demand_peak_hour");
-      job.demand_step_h = j.number("demand_step_h");
-      job.move_s = j.number("move_s");
-      job.sunk = j.boolean("sunk");
-      job.priority = j.int32("priority");
-      job.arrival_h = j.number("arrival_h");
-      job.min_gpus_frac = j.number("min_gpus_frac");
-      if (job.arrival_h > 0) j.problem("arrival_h", "inference services run from the start");
-      job.step_time_s = 1; // unused; keeps the derived timing well-defined
-      job.checkpoint = {false, 1, 0};
-      jobs.push_back(job);
-      continue;
-    }
-    for (const char* key : INFERENCE_KEYS)
-      if (j.has(key)) j.problem(key, "applies only to inference jobs (this job's kind is \"training\")");
-    if (!j.has("model")) {
-      if (!j.has("step_time_s")) j.problem_here("missing step_time_s (measured step time of the job)");
-      if (!j.has("model_flops_per_step"))
-        j.problem_here("missing model_flops_per_step (model FLOPs of one step, for MFU)");
-      if (j.has("parallelism")) j.problem("parallelism", "applies only to jobs with a model (/jobs/*/model)");
-    } else {
-      // One source of truth per number: with a model these are derived, never also given.
-      for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac",
-                              "nvlink_comm_frac"})
-        if (j.has(key)) j.problem(key, "is derived from model; remove it (or remove model to use a measured value)");
-    }
-    if (auto v = j.optional_number("step_time_s")) job.step_time_s = *v;
-    if (auto v = j.optional_number("model_flops_per_step")) job.model_flops_per_step = *v;
-    if (auto v = j.optional_number("tokens_per_step")) job.tokens_per_step = *v;
-    job.scaleout_comm_frac = j.number("scaleout_comm_frac");
-    job.nvlink_comm_frac = j.number("nvlink_comm_frac");
-    if (job.scaleout_comm_frac + job.nvlink_comm_frac > 1)
-      j.problem_here("scaleout_comm_frac + nvlink_comm_frac must not exceed 1 (shares of one step)");
-    if (j.has("model")) {
-      job.model = decode_model_job(j, job.gpus);
-      job.step_time_s = 0;
-      job.model_flops_per_step = model_flops_per_step(job.model->model);
-      job.tokens_per_step = job.model->model.tokens_per_step();
-    }
-
-    job.priority = j.int32("priority");
-    job.arrival_h = j.number("arrival_h");
-    job.work_h = j.number("work_h");
-    job.min_gpus_frac = j.number("min_gpus_frac");
-
-    const sim::Node c = j.object("checkpoint", checkpoint_keys());
-    const auto interval = c.number_or_word("interval_s");
-    job.checkpoint.auto_interval = !interval.number.has_value();
-    job.checkpoint.interval_s = interval.number.value_or(0);
-    job.checkpoint.write_s = c.number("write_s");
-    if (job.checkpoint.auto_interval && c.has("write_s") && job.checkpoint.write_s == 0)
-      c.problem("write_s", "must be > 0 with interval_s \"auto\": Daly's interval needs a write cost "
-                           "(give interval_s to checkpoint at a fixed interval)");
+    if (job.kind == JobKind::INFERENCE)
+      decode_inference_job(j, job);
+    else
+      decode_training_job(j, job);
     jobs.push_back(job);
   }
   return jobs;

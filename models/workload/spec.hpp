@@ -3,7 +3,10 @@
 // A training job is synchronous: it runs on exactly `gpus` GPUs and any failure of one of them stops it.
 // Its step time and FLOPs are either measured inputs (`step_time_s`, `model_flops_per_step`,
 // `tokens_per_step`) or, when `model` is given, derived from the model and its `parallelism`
-// (models/workload/transformer_spec.hpp, step_model.hpp); giving both is an error. It checkpoints
+// (models/workload/transformer_spec.hpp, step_model.hpp); giving both is an error. A reliability-only
+// study may give neither: without `step_time_s` the job's progress is continuous (the checkpoint interval
+// is not rounded to steps) and its step_time_s, tokens and MFU metrics are undefined (empty cells);
+// without `model_flops_per_step` its MFU is (and the cluster's effective MFU then is too). It checkpoints
 // every `interval_s` of compute (rounded to whole steps), or at Daly's interval for the failure rate of
 // its GPUs when `interval_s` is "auto"; a checkpoint write blocks training for `write_s`.
 #pragma once
@@ -11,12 +14,16 @@
 #include "models/workload/transformer_spec.hpp"
 #include "sim/json_reader.hpp"
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace dcsim::workload {
+
+/// model_flops_per_step of a measured job that does not give it: MFU is unknown (NaN, empty in the CSVs).
+inline constexpr double UNKNOWN_FLOPS = std::numeric_limits<double>::quiet_NaN();
 
 struct CheckpointSpec {
   bool auto_interval = true;
@@ -30,8 +37,9 @@ struct JobSpec {
   std::string name;
   JobKind kind = JobKind::TRAINING;
   int gpus = 0;                    ///< training: GPUs it runs on; inference: the most it may hold
-  double step_time_s = 0;          ///< measured; with `model`, 0 until derived (World, dcsim step)
-  double model_flops_per_step = 0; ///< measured, or derived from `model`
+  double step_time_s = 0;          ///< measured; with `model`, 0 until derived (World, dcsim step); 0
+                                   ///< without either: no step (progress is continuous, no step metrics)
+  double model_flops_per_step = 0; ///< measured, or derived from `model`; UNKNOWN_FLOPS (NaN) when neither
   double tokens_per_step = 0;      ///< 0: unknown; derived from `model`
   /// Measured jobs: share of the healthy step spent in exposed scale-out communication; when fabric
   /// faults leave the job's slowest GPU a fraction f of its bandwidth, the step becomes

@@ -368,6 +368,7 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
   case State::FINAL_WRITE:
   case State::STALL:
   case State::RESTART: {
+    if (state_ == State::RESTART) ++interruptions_recovery_;
     transition(State::DETECTION);
     add(JobTime::REWORK, pending_work());
     pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;

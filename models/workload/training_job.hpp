@@ -123,6 +123,8 @@ public:
   bool queued() const { return state_ == State::QUEUED; }
   bool done() const { return state_ == State::DONE; }
   bool running() const { return training(); }
+  /// Recovering from an unplanned interruption or starting: detecting, waiting for replacements, restarting.
+  bool recovering() const { return state_ == State::DETECTION || state_ == State::WAITING || state_ == State::RESTART; }
   int gpus() const { return gpus_; }
   /// GPU·µs in each ledger state (valid after finish()).
   const std::array<GpuTicks, JOB_TIME_STATES>& gpu_time() const { return time_; }
@@ -134,6 +136,8 @@ public:
   /// How many times the job was resized or released (0: it held its full size from start to end).
   int reallocations() const { return reallocations_; }
   std::uint64_t interruptions() const { return interruptions_; }
+  /// Of interruptions(): those that struck while the job was restarting (the rest struck it training).
+  std::uint64_t interruptions_recovery() const { return interruptions_recovery_; }
   std::uint64_t interruptions_planned() const { return interruptions_planned_; }
   std::uint64_t checkpoints() const { return checkpoints_; }
   /// Per failure mode: failures that struck the job / that interrupted it.
@@ -182,6 +186,7 @@ private:
   std::set<std::uint64_t> undetected_;
   std::array<GpuTicks, JOB_TIME_STATES> time_{};
   std::uint64_t interruptions_ = 0;
+  std::uint64_t interruptions_recovery_ = 0;
   std::uint64_t interruptions_planned_ = 0;
   std::uint64_t checkpoints_ = 0;
   std::vector<std::uint64_t> failures_by_mode_;

@@ -185,9 +185,16 @@ TEST_CASE("bad input: jobs", "[unit][bad_input]") {
         "multiple of their 64 usable GPUs (got 100)\n");
   CHECK(errors_with({"jobs.0.arrival_h=24"}) ==
         "t.json: /jobs/0/arrival_h: must be < duration_h (24 h): the job would never run (got 24)\n");
-  CHECK(errors_with({R"(jobs.0={"name": "j", "gpus": 8})"}) ==
-        "t.json: /jobs/0: missing step_time_s (measured step time of the job)\n"
-        "t.json: /jobs/0: missing model_flops_per_step (model FLOPs of one step, for MFU)\n");
+  // A reliability-only job needs no step time nor FLOPs (tests/integration/end_when_test.cpp runs one).
+  CHECK(load_scenario_text(BASE, "t.json", {R"(jobs.0={"name": "j", "gpus": 8})"}).scenario.has_value());
+  // FLOPs without a step time: MFU unknown, not an error (and no MFU check against the peak).
+  CHECK(load_scenario_text(BASE, "t.json", {R"(jobs.0={"name": "j", "gpus": 8, "model_flops_per_step": 1e15})"})
+            .scenario.has_value());
+  CHECK(errors_with({"end_when=\"jobs_done\""}) ==
+        "t.json: /end_when: jobs_done needs a training job with work_h > 0 (no job here ends by itself) "
+        "(got \"jobs_done\")\n");
+  CHECK(errors_with({"end_when=\"never\""}) ==
+        "t.json: /end_when: must be one of \"duration_h\" or \"jobs_done\" (got \"never\")\n");
   CHECK(errors_with({"jobs.0.name=\"cluster\""}) ==
         "t.json: /jobs/0/name: \"cluster\" is reserved for cluster-wide rows of the outputs (got \"cluster\")\n");
   CHECK(errors_with({"jobs.0.kind=\"serving\""}) ==

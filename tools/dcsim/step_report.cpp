@@ -109,6 +109,9 @@ std::string model_job_text(const workload::JobSpec& job, const Scenario& s, cons
 std::string measured_job_text(const workload::JobSpec& job, const Scenario& s) {
   const double peak = s.hardware.gpu.peak_tflops * FLOPS_PER_TFLOPS;
   const double flops_per_gpu = job.model_flops_per_step / (job.step_time_s * job.gpus);
+  if (!(job.step_time_s > 0))
+    return fmt::format("job {}: {} GPUs, no step time (a reliability-only job: no step, no MFU)\n", job.name,
+                       job.gpus);
   std::string out = fmt::format("job {}: {} GPUs, measured step (no model: no breakdown)\n", job.name, job.gpus);
   out += fmt::format("  step time            {:12.4f} s\n", job.step_time_s);
   out += fmt::format("  model TFLOP/s per GPU    {:10.1f}\n", flops_per_gpu / FLOPS_PER_TFLOPS);
@@ -170,8 +173,8 @@ std::string step_report_json(const Scenario& scenario) {
     } else {
       const double peak = scenario.hardware.gpu.peak_tflops * FLOPS_PER_TFLOPS;
       const double flops_per_gpu = job.model_flops_per_step / (job.step_time_s * job.gpus);
-      j["source"] = "measured";
-      j["step_time_s"] = job.step_time_s;
+      j["source"] = "measured"; // without step_time_s: null step and MFU (NaN is written null)
+      j["step_time_s"] = job.step_time_s > 0 ? Json(job.step_time_s) : Json(nullptr);
       j["peak_tflops"] = scenario.hardware.gpu.peak_tflops;
       j["tflops_per_gpu"] = flops_per_gpu / FLOPS_PER_TFLOPS;
       j["mfu_frac"] = flops_per_gpu / peak;

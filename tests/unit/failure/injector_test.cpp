@@ -117,3 +117,47 @@ TEST_CASE("Weibull units renew at repair and keep the mode's mean time between f
   const double mean_h = sim::to_hours(times.back()) / static_cast<double>(times.size());
   CHECK(mean_h == Approx(100).margin(4 * 52.3 / std::sqrt(static_cast<double>(times.size()))));
 }
+
+TEST_CASE("a pause filter discards strikes: exponential clocks pause, Weibull clocks restart", "[unit][failure]") {
+  // Exponential: 720 GPUs, 1 failure per hour over the population, paused every other hour. Discarding the
+  // Poisson points of paused hours leaves a Poisson process over the other hours: 10,000 ± 100 strikes and
+  // 10,000 ± 100 discarded over 20,000 h (4σ bounds).
+  {
+    const auto layout = small_layout(10);
+    const std::vector<FailureModeSpec> modes{mode(hardware::Scope::GPU, 720)};
+    GpuHealth health(layout.gpus());
+    sim::EventQueue q;
+    int count = 0;
+    FailureInjector* self = nullptr;
+    FailureInjector inj(modes, layout, health, q, 1, 0, [&](const Failure& f) {
+      ++count;
+      CHECK((f.time / sim::hours_to_ticks(1)) % 2 == 0); // never in a paused hour
+      health.repair(f.gpus);
+      self->renew(f);
+    });
+    self = &inj;
+    inj.set_pause([&q](int, hardware::GpuRange gpus) {
+      CHECK(gpus.count == 1);
+      return (q.now() / sim::hours_to_ticks(1)) % 2 == 1;
+    });
+    inj.start();
+    q.run_until(sim::hours_to_ticks(20000));
+    CHECK(std::abs(count - 10000) < 4 * 100);
+    CHECK(std::abs(static_cast<double>(inj.discarded()) - 10000) < 4 * 100);
+  }
+  // Weibull: one rack, shape 2, MTBF 100 h, always paused: nothing is struck, and each discarded strike
+  // draws a new lifetime from its date, so discards form the renewal process of the mode: mean gap 100 h
+  // (sd 52.3 h): 500 ± 4·52.3·√500/100 = ± 47 discards over 50,000 h.
+  const auto layout = small_layout(1);
+  const std::vector<FailureModeSpec> modes{mode(hardware::Scope::RACK, 100, 2.0)};
+  GpuHealth health(layout.gpus());
+  sim::EventQueue q;
+  int struck = 0;
+  FailureInjector inj(modes, layout, health, q, 5, 0, [&](const Failure&) { ++struck; });
+  inj.set_pause([](int, hardware::GpuRange) { return true; });
+  inj.start();
+  q.run_until(sim::hours_to_ticks(50000));
+  CHECK(struck == 0);
+  CHECK(health.down_gpus() == 0);
+  CHECK(std::abs(static_cast<double>(inj.discarded()) - 500) < 47);
+}
