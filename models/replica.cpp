@@ -21,7 +21,6 @@ Replica::Replica(World& world, int replica, std::function<void(double)> progress
       cluster_(
           layout_->gpus(), [this](int g) { return alloc_.category(g); }, 0),
       rack_avail_(layout_->racks()), services_(s_->jobs.size()), scheduler_(*layout_, alloc_, queue_, log_) {
-  world.platform().bind(queue_);
   build_jobs();
   build_paces();
   build_domains();
@@ -305,7 +304,6 @@ void Replica::on_health_change(int g, bool up) {
   }
   rack_avail_.on_health_change(layout_->rack_of(g), up, queue_.now());
   alloc_.on_health_change(g, up);
-  world_->platform().set_host_on(world_->racks().gpu_host(g), up);
   cluster_.touch(g, queue_.now());
   facility_->on_health_change(g, up);
 }
@@ -464,7 +462,7 @@ ledger::ReplicaResult Replica::run() {
   scheduler_.start();
   injector_->start();
   mission_->start();
-  world_->platform().run_until(end_);
+  queue_.run_until(end_);
   for (auto& job : jobs_)
     if (job) job->finish();
   for (auto& sv : services_)

@@ -26,7 +26,7 @@
 //              j mod c' of every other domain d' of c' members; w = 1/n (S·β = (n−c)/n·S/B)
 //   SEND_RECV  (PP): every pipeline boundary at once, rank r sends Q to rank r + stride; w = 1
 // A member cut off from the fabric sends nothing (the job is interrupted, not slowed, while it is); a
-// member that is down is turned on in the probe's process (the network is probed, not the GPUs). When
+// member that is down sends as usual (the network is probed, not the GPUs). When
 // nothing can be played (every flow blocked), the alpha-beta figure at the caller's share stands in.
 //
 // Symmetry and aggregation. Flows of different groups can only meet on a leaf or pod bundle, and only
@@ -54,7 +54,6 @@
 #pragma once
 
 #include "models/fabric/fabric_platform.hpp"
-#include "models/hardware/rack_platform.hpp"
 #include "models/workload/comm_model.hpp"
 
 #include <array>
@@ -76,9 +75,9 @@ public:
 
   /// `params`: NVLink bandwidth and latencies as alpha_beta_params gives them (its scale-out bandwidth
   /// is used only when a probe can play no flow); `nic_efficiency_frac` η divides the measured β.
-  /// The fabric, platform and racks must outlive this object.
-  FabricCommModel(const FabricPlatform& fabric, sim::Platform& platform, const hardware::RackPlatform& racks,
-                  workload::AlphaBetaCommModel::Params params, double nic_efficiency_frac, Placement placement);
+  /// The fabric (and its platform) must outlive this object.
+  FabricCommModel(const FabricPlatform& fabric, workload::AlphaBetaCommModel::Params params, double nic_efficiency_frac,
+                  Placement placement);
 
   double time_s(workload::Collective kind, const workload::CommGroup& group, double bytes) const override;
   std::uint64_t state_signature() const override;
@@ -117,8 +116,6 @@ private:
   using ShapeKey = std::tuple<std::uint64_t, int, int, int>; ///< signature, pattern, ranks, stride
 
   const FabricPlatform* fabric_;
-  sim::Platform* platform_;
-  const hardware::RackPlatform* racks_;
   workload::AlphaBetaCommModel::Params params_;
   double nic_efficiency_frac_;
   Placement placement_;
