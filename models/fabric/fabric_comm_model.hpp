@@ -47,6 +47,14 @@
 // leaves holding the job's domains in another rank order; another leaf of a rail-optimised fabric;
 // several degraded GPUs against one). A miss probes every group shape announced by expect().
 //
+// Sharing between replicas. Replicas inherit the World's cache (the healthy step) and keep what they
+// probe later to themselves. Sharing by state class would make a replica's answer depend on which
+// replica met the class first (outputs would change with -j); sharing by the exact probe input (shape,
+// GPUs in rank order, their ports, their leaves' and pods' uplinks) would be exact but rarely hits, as
+// replicas differ in which GPU or rack failed. A probe's cost is mostly memory (page faults for
+// SimGrid's per-flow objects and copy-on-write copies of the links it touches), which grows with the
+// parent process it is forked from: keep the World small.
+//
 // The clock. Playing flows moves SimGrid's clock, which cannot go back: each shape is played in a
 // forked child (sim::run_in_child) on its copy of the platform, which reports β and exits. The caller's
 // clock, platform and event queue are untouched, so probes may run in the process that builds the
