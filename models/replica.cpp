@@ -24,7 +24,6 @@ Replica::Replica(World& world, int replica, std::function<void(double)> progress
       placement_(layout_->gpus(), static_cast<int>(s_->jobs.size())),
       scheduler_(*layout_, alloc_, queue_, log_) {
   rack_grouping_ = placement_.add_grouping(layout_->racks(), [this](int g) { return layout_->rack_of(g); });
-  world.platform().bind(queue_);
   build_jobs();
   build_paces();
   build_domains();
@@ -318,7 +317,6 @@ void Replica::on_health_change(int g, bool up) {
   }
   rack_avail_.on_health_change(layout_->rack_of(g), up, queue_.now());
   alloc_.on_health_change(g, up);
-  world_->platform().set_host_on(world_->racks().gpu_host(g), up);
   cluster_.touch(g, queue_.now());
   facility_->on_health_change(g, up);
 }
@@ -480,7 +478,7 @@ ledger::ReplicaResult Replica::run() {
   scheduler_.start();
   injector_->start();
   mission_->start();
-  world_->platform().run_until(end_);
+  queue_.run_until(end_);
   if (queue_.stopped()) { // end_when jobs_done: every account closes at the last completion
     end_ = queue_.now();
     result_.duration = end_;

@@ -14,7 +14,6 @@
 #include "models/workload/step_model.hpp"
 
 #include <fmt/format.h>
-#include <simgrid/s4u/Host.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -43,27 +42,13 @@ std::uint64_t placement_key(const fabric::ClosPlan& plan, const std::vector<int>
 
 } // namespace
 
-World::World(const Scenario& scenario)
-    : scenario_(scenario), layout_(scenario_.hardware, scenario_.cluster),
-      platform_(std::make_unique<sim::Platform>(scenario_.name)) {
-  racks_ = std::make_unique<hardware::RackPlatform>(layout_, scenario_.hardware, *platform_);
-  if (scenario_.fabric) {
+World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.hardware, scenario_.cluster) {
+  if (scenario_.fabric) { // SimGrid prices the fabric's flows, and nothing else: no fabric, no platform
     plan_ = std::make_unique<fabric::ClosPlan>(*scenario_.fabric, layout_);
     if (!plan_->ok()) throw std::logic_error("World: fabric design has problems (the scenario checks should have said so)");
     graph_ = std::make_unique<fabric::ClosGraph>(*plan_);
-    fabric_ = std::make_unique<fabric::FabricPlatform>(*graph_, *platform_);
+    fabric_ = std::make_unique<fabric::FabricPlatform>(*graph_, scenario_.name);
   }
-  platform_->set_router([this](int a, int b, std::vector<int>& links, double& latency_s) {
-    const int ga = racks_->gpu_of_host(a);
-    const int gb = racks_->gpu_of_host(b);
-    if (ga >= 0 && gb >= 0) {
-      if (racks_->route(ga, gb, links, latency_s)) return;
-      if (fabric_ && fabric_->route(ga, gb, links, latency_s)) return;
-    }
-    throw std::runtime_error(fmt::format("no route between hosts {} and {}: the scenario has no scale-out fabric",
-                                         platform_->host(a)->get_cname(), platform_->host(b)->get_cname()));
-  });
-  platform_->seal();
 
   // The failure domains as questions are asked of them (units, expected rates); replicas build their own.
   const auto domains = failure::make_failure_domains(scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr,
@@ -110,9 +95,9 @@ World::World(const Scenario& scenario)
     const std::vector<int>& gpus = alone->second;
     if (spec.model && fabric_) {
       // The healthy step with the job's collectives played on the fabric over these GPUs (probed in a
-      // child process: this one's SimGrid clock stays at 0 for the replicas, which inherit the cache).
+      // child process: this one's SimGrid clock stays at 0 for later probes, and replicas inherit the cache).
       auto comm = std::make_unique<fabric::FabricCommModel>(
-          *fabric_, *platform_, *racks_, workload::alpha_beta_params(scenario_.hardware, scale_out_gbps(scenario_)),
+          *fabric_, workload::alpha_beta_params(scenario_.hardware, scale_out_gbps(scenario_)),
           scenario_.hardware.gpu.nic_efficiency_frac, [gpus] { return gpus; });
       comm->set_placement_key(placement_key(*plan_, gpus));
       workload::StepModel model(*spec.model, scenario_.hardware, *comm);
@@ -147,7 +132,7 @@ World::World(const Scenario& scenario)
 World::~World() = default;
 
 ledger::ReplicaResult World::run_replica(int replica, const std::function<void(double)>& progress) {
-  if (ran_) throw std::logic_error("World::run_replica: one replica per process (SimGrid's clock cannot be reset)");
+  if (ran_) throw std::logic_error("World::run_replica: one replica per process (a replica changes the fabric state and its platform)");
   ran_ = true;
   // A replica's large buffers (time series, event log, its sorted copy: MBs) come from the heap, whose
   // top grows in transparent huge pages, rather than from fresh mmaps faulted 4 KiB at a time (each

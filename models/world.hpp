@@ -1,14 +1,16 @@
-// The simulated datacenter of one scenario: the SimGrid platform built once per process, and the
+// The simulated datacenter of one scenario: what is built once per process (the layout, the fabric and
+// its SimGrid platform when the scenario has a fabric, model jobs' healthy steps, job timing), and the
 // composition of every model area for one replica.
 //
-// Building the platform (10^5 GPU hosts) costs seconds; running a replica costs milliseconds. A World is
-// therefore built once, and replicas run in forked children (sim::ProcessPool), each calling
-// run_replica() exactly once: SimGrid's clock cannot be reset within a process.
+// Building the fabric's platform (10^5 GPU hosts) costs a second; running a replica costs milliseconds.
+// A World is therefore built once, and replicas run in forked children (sim::ProcessPool), each calling
+// run_replica() exactly once. A replica runs its own event queue; SimGrid is asked only for the rates of
+// a model job's flows on the fabric (sim/platform.hpp says what SimGrid computes, and what not).
 //
 // Wiring of one replica (callbacks, so that earlier areas never include later ones):
 //   FailureInjector ─failure─▶ jobs owning a struck GPU (interruption) ─▶ MissionControl (detection)
 //   MissionControl ─detected─▶ jobs (recover: Allocator swaps in spares) ; ─repaired─▶ jobs (capacity)
-//   GpuHealth transitions ─▶ SimGrid host off/on, Allocator domain counts, ClusterLedger
+//   GpuHealth transitions ─▶ Allocator domain counts, ClusterLedger
 // Fabric faults (scenarios with a fabric):
 //   failure of a NIC port, link, leaf, spine or core ─▶ FabricPlatform (SimGrid link capacities)
 //     GPUs left with no path (cut off)    ─▶ down in GpuHealth until the element is back: jobs holding
@@ -29,12 +31,10 @@
 #include "models/fabric/fabric_comm_model.hpp"
 #include "models/fabric/fabric_platform.hpp"
 #include "models/hardware/layout.hpp"
-#include "models/hardware/rack_platform.hpp"
 #include "models/ledger/replica_result.hpp"
 #include "models/scenario.hpp"
 #include "models/workload/step_model.hpp"
 #include "models/workload/training_job.hpp"
-#include "sim/platform.hpp"
 
 #include <functional>
 #include <memory>
@@ -45,7 +45,7 @@ namespace dcsim {
 
 class World {
 public:
-  /// Builds the platform. One World per process.
+  /// Builds the fabric's platform when the scenario has a fabric. One World per process.
   explicit World(const Scenario& scenario);
   ~World();
   World(const World&) = delete;
@@ -53,9 +53,6 @@ public:
 
   const Scenario& scenario() const { return scenario_; }
   const hardware::Layout& layout() const { return layout_; }
-  sim::Platform& platform() { return *platform_; }
-  /// The GPUs' hosts and NVLink ports.
-  const hardware::RackPlatform& racks() const { return *racks_; }
   /// The fabric, when the scenario has one.
   const fabric::FabricPlatform* fabric() const { return fabric_.get(); }
   /// Derived timing of each job (checkpoint interval resolved, rounded to steps).
@@ -84,8 +81,6 @@ public:
 private:
   Scenario scenario_;
   hardware::Layout layout_;
-  std::unique_ptr<sim::Platform> platform_;
-  std::unique_ptr<hardware::RackPlatform> racks_;
   std::unique_ptr<fabric::ClosPlan> plan_;
   std::unique_ptr<fabric::ClosGraph> graph_;
   std::unique_ptr<fabric::FabricPlatform> fabric_;

@@ -88,15 +88,12 @@ Platform::Platform(const std::string& zone_name) : transfers_(std::make_unique<T
 
 Platform::~Platform() { disarm(); }
 
-int Platform::add_host(const std::string& name, double speed_flops) {
-  sg4::Host* h = zone_->get_iface()->create_host(name, speed_flops);
+int Platform::add_host(const std::string& name) {
+  sg4::Host* h = zone_->get_iface()->create_host(name, 1.0); // no computation ever runs: the speed is unused
   const auto np = static_cast<std::size_t>(h->get_netpoint()->id());
   if (np >= zone_->host_of_netpoint.size()) zone_->host_of_netpoint.resize(np + 1, -1);
   zone_->host_of_netpoint[np] = static_cast<int>(zone_->hosts.size());
   zone_->hosts.push_back(h);
-  host_on_.push_back(1);
-  host_pending_.push_back(0);
-  host_applied_.push_back(1);
   return static_cast<int>(zone_->hosts.size()) - 1;
 }
 
@@ -124,38 +121,23 @@ void Platform::seal() {
 
 int Platform::host_count() const { return static_cast<int>(zone_->hosts.size()); }
 int Platform::link_count() const { return static_cast<int>(zone_->links.size()); }
-sg4::Host* Platform::host(int index) const { return zone_->hosts.at(static_cast<std::size_t>(index)); }
-sg4::Link* Platform::link(int index) const { return zone_->links.at(static_cast<std::size_t>(index)); }
+namespace {
+sg4::Host* host_at(const IndexedZone& zone, int index) { return zone.hosts.at(static_cast<std::size_t>(index)); }
+sg4::Link* link_at(const IndexedZone& zone, int index) { return zone.links.at(static_cast<std::size_t>(index)); }
+} // namespace
 
-void Platform::set_host_on(int index, bool on) {
-  char& desired = host_on_.at(static_cast<std::size_t>(index));
-  if (desired == static_cast<char>(on)) return;
-  desired = static_cast<char>(on);
-  char& pending = host_pending_[static_cast<std::size_t>(index)];
-  if (!pending) host_changed_.push_back(index);
-  pending = 1;
-  if (in_flight_ > 0) apply_host_states(); // SimGrid is computing: it must see the change now
-}
+std::string Platform::host_name(int index) const { return host_at(*zone_, index)->get_name(); }
 
-bool Platform::host_on(int index) const { return host_on_.at(static_cast<std::size_t>(index)) != 0; }
-
-void Platform::apply_host_states() {
-  for (int index : host_changed_) {
-    host_pending_[static_cast<std::size_t>(index)] = 0;
-    const char on = host_on_[static_cast<std::size_t>(index)];
-    char& applied = host_applied_[static_cast<std::size_t>(index)];
-    if (on == applied) continue;
-    applied = on;
-    if (on)
-      host(index)->turn_on();
-    else
-      host(index)->turn_off();
-  }
-  host_changed_.clear();
+int Platform::route_link_count(int src_host, int dst_host, double& latency_s) const {
+  std::vector<sg4::Link*> links;
+  double latency = 0;
+  host_at(*zone_, src_host)->route_to(host_at(*zone_, dst_host), links, &latency);
+  latency_s += latency;
+  return static_cast<int>(links.size());
 }
 
 void Platform::set_link_on(int index, bool on) {
-  sg4::Link* l = link(index);
+  sg4::Link* l = link_at(*zone_, index);
   if (on == l->is_on()) return;
   if (on)
     l->turn_on();
@@ -163,14 +145,14 @@ void Platform::set_link_on(int index, bool on) {
     l->turn_off();
 }
 
-bool Platform::link_on(int index) const { return link(index)->is_on(); }
+bool Platform::link_on(int index) const { return link_at(*zone_, index)->is_on(); }
 
 void Platform::set_link_bandwidth(int index, double bandwidth_bytes_per_s) {
   if (!(bandwidth_bytes_per_s > 0)) throw std::logic_error("Platform::set_link_bandwidth: must be > 0 (turn the link off)");
-  link(index)->set_bandwidth(bandwidth_bytes_per_s);
+  link_at(*zone_, index)->set_bandwidth(bandwidth_bytes_per_s);
 }
 
-double Platform::link_bandwidth(int index) const { return link(index)->get_bandwidth(); }
+double Platform::link_bandwidth(int index) const { return link_at(*zone_, index)->get_bandwidth(); }
 
 void Platform::bind(EventQueue& queue) {
   queue_ = &queue;
@@ -201,11 +183,6 @@ void Platform::rearm() {
 }
 
 void Platform::sync() {
-  apply_host_states();
-  sync_clock();
-}
-
-void Platform::sync_clock() {
   if (!queue_ || clock_ticks() >= queue_->now()) return;
   if (in_flight_ > 0) {
     if (queue_->now() - clock_ticks() <= SIMGRID_DATE_TOLERANCE) return; // the same date to SimGrid
@@ -219,7 +196,6 @@ void Platform::sync_clock() {
 
 void Platform::run_until(Tick end) {
   auto* engine = sg4::Engine::get_instance();
-  apply_host_states();
   if (!queue_) {
     engine->run_until(to_seconds(end));
     return;
@@ -249,20 +225,23 @@ void Platform::run_until(Tick end) {
     if (after >= 0 && after <= target) queue_->fire_due(after);
   }
   if (!queue_->stopped()) queue_->advance_to(end);
-  sync_clock(); // SimGrid's clock at the end; host states stay pending until SimGrid next computes
-                // (a replica ends here: turning its down hosts off would only cost COW page faults)
+  sync(); // SimGrid's clock at the end
 }
 
 void Platform::transfer(int src_host, int dst_host, double bytes, std::function<void(bool)> done) {
+  if (!queue_) throw std::logic_error("Platform::transfer: no event queue is bound");
   sync();
-  if (!host(src_host)->is_on() || !host(dst_host)->is_on()) {
-    // SimGrid refuses to start a communication with a host that is off: it fails at once.
+  std::vector<int> route;
+  double latency_s = 0;
+  zone_->route(src_host, dst_host, route, latency_s);
+  if (std::any_of(route.begin(), route.end(), [this](int l) { return !link_on(l); })) {
+    // SimGrid fails such a communication at its start without reporting it: fail it here, at once.
     queue_->after(0, [done = std::move(done)] {
       if (done) done(false);
     });
     return;
   }
-  sg4::CommPtr comm = sg4::Comm::sendto_init(host(src_host), host(dst_host));
+  sg4::CommPtr comm = sg4::Comm::sendto_init(host_at(*zone_, src_host), host_at(*zone_, dst_host));
   comm->set_payload_size(bytes);
   const sg4::Activity* key = comm.get();
   transfers_->live.emplace(key, std::make_pair(comm, std::move(done)));
@@ -274,7 +253,6 @@ std::vector<double> Platform::rates_isolated(const std::vector<Flow>& flows, dou
   if (in_flight_ > 0) throw std::logic_error("Platform::rates_isolated: transfers are in flight");
   if (isolated_) throw std::logic_error("Platform::rates_isolated: once per process");
   isolated_ = true;
-  apply_host_states();
   auto* engine = sg4::Engine::get_instance();
   const double start = sg4::Engine::get_clock();
   // Left in flight and alive on purpose: destroying a communication in flight makes SimGrid complain,
@@ -282,8 +260,7 @@ std::vector<double> Platform::rates_isolated(const std::vector<Flow>& flows, dou
   auto& comms = *new std::vector<sg4::CommPtr>(flows.size());
   for (std::size_t i = 0; i < flows.size(); ++i) {
     const Flow& f = flows[i];
-    if (!host(f.src_host)->is_on() || !host(f.dst_host)->is_on()) continue; // SimGrid would refuse it
-    comms[i] = sg4::Comm::sendto_init(host(f.src_host), host(f.dst_host));
+    comms[i] = sg4::Comm::sendto_init(host_at(*zone_, f.src_host), host_at(*zone_, f.dst_host));
     comms[i]->set_payload_size(f.bytes);
     comms[i]->start();
   }
@@ -308,5 +285,6 @@ std::vector<double> Platform::rates_isolated(const std::vector<Flow>& flows, dou
 }
 
 Tick Platform::clock_ticks() { return to_ticks(sg4::Engine::get_clock()); }
+double Platform::clock_s() { return sg4::Engine::get_clock(); }
 
 } // namespace dcsim::sim

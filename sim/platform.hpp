@@ -1,23 +1,41 @@
 // The SimGrid side of a simulation: one engine, one platform zone, and the binding of dcsim's event
-// queue to SimGrid's clock. Only this file (and its .cpp) creates the engine or sets its configuration.
+// queue to SimGrid's clock. Only sim/ includes SimGrid, creates the engine or sets its configuration;
+// nothing outside sim/ sees a SimGrid type (hosts and links are dense integer indices).
+//
+// What SimGrid computes in dcsim, and what it does not (docs/architecture.md, "What SimGrid computes").
+//   It computes one thing that reaches an output: rates_isolated(), the rate SimGrid's max-min sharing
+//   (network model CM02) gives each of a set of flows started at once on the scale-out fabric. The
+//   fabric communication model (models/fabric/fabric_comm_model.hpp) turns those rates into a model
+//   job's scale-out collective times, so only scenarios with a `fabric` and a job described by a
+//   `model` depend on SimGrid: that job's step time, and through it its MFU, tokens/s, degraded time,
+//   checkpoint interval in steps and goodput, and `dcsim step` on such a scenario.
+//   It does not compute anything else: failures, repairs, checkpoints, scheduling, ledgers, cooling,
+//   power and measured jobs' paces are dcsim's own event queue and closed-form models; NVLink is
+//   analytic (not in the platform); GPUs do no computation in SimGrid (a host is only the endpoint of
+//   flows, its speed unused) and their failures do not reach SimGrid (probes ask about the network, not
+//   the GPUs). Without a fabric no platform is built at all.
+//   transfer() and the clock binding (bind, run_until, sync) play flows to completion interleaved with
+//   the event queue; they are tested, but no shipped output uses them today: replicas run their event
+//   queue alone.
 //
 // The platform is a single custom zone (`IndexedZone`) holding every host and link. Routes are computed
 // on demand by a function the models provide, from dense host indices: no route tables, no per-rack
 // sub-zones. SimGrid 3.32 searches the zone tree on every host creation and scans all hosts on every
 // zone seal, so a zone per rack makes building O(hosts x zones); one zone builds 131,040 GPU hosts with
-// their NVLink ports in about 2 s (docs/architecture.md, SimGrid, measured again by tools/bench).
+// their fabric access links in about a second (docs/architecture.md, SimGrid, measured by tools/bench
+// fabric).
 //
 // Network model settings (CM02, TCP-gamma 0, no cross-traffic) are fixed before the first zone is made:
 // SimGrid's default LV08 corrections distort datacenter links (docs/architecture.md, SimGrid).
 //
-// One engine per process: SimGrid cannot reset its clock. Replicas run in forked children of the
-// process that built the platform (sim/process_pool.hpp), each with its own copy.
+// One engine per process: SimGrid cannot reset its clock. rates_isolated() moves the clock for good,
+// so it runs in a forked child that is discarded afterwards (sim::run_in_child).
 //
-// Time: dcsim's event queue and SimGrid's engine share one clock, advanced in two modes.
+// Time, when transfers are played: dcsim's event queue and SimGrid's engine share one clock, advanced
+// in two modes.
 //   - While no SimGrid activity (transfer) is in flight, the queue's events fire directly, one after
 //     the other, and SimGrid's clock is brought forward only when needed (sync(), before starting an
-//     activity, and at the end). SimGrid would have nothing to compute between those events; skipping
-//     its event loop makes an event cost ~0.5 µs instead of ~5 µs.
+//     activity, and at the end).
 //   - While activities are in flight, SimGrid owns the clock: one kernel timer stays armed at the
 //     queue's earliest date and the engine runs, so model events and activity completions interleave
 //     in date order.
@@ -33,11 +51,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-namespace simgrid::s4u {
-class Host;
-class Link;
-} // namespace simgrid::s4u
 
 namespace dcsim::sim {
 
@@ -60,24 +73,18 @@ public:
   Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;
 
-  int add_host(const std::string& name, double speed_flops);
+  /// Adds a host: an endpoint of flows (it computes nothing).
+  int add_host(const std::string& name);
   DuplexLink add_duplex_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s);
   void set_router(RouteFn route);
   void seal();
 
   int host_count() const;
   int link_count() const;
-  simgrid::s4u::Host* host(int index) const;
-  simgrid::s4u::Link* link(int index) const;
-  /// Turns a host on or off. SimGrid sees the change at the next moment it computes (a transfer
-  /// starts, or the run ends): until then nothing in SimGrid can observe it, and applying changes
-  /// lazily means that a host failed and repaired between two such moments costs nothing in SimGrid
-  /// (in a forked replica, each SimGrid host touched is a copy-on-write page fault, ~10 µs here).
-  void set_host_on(int index, bool on);
-  /// The host's state as last set (what SimGrid sees from its next computation on).
-  bool host_on(int index) const;
-  /// Applies pending host state changes to SimGrid now.
-  void apply_host_states();
+  std::string host_name(int index) const;
+  /// Asks SimGrid for the route between two hosts (after seal): returns its number of links and adds
+  /// its latency (links' and router's), as SimGrid will use it.
+  int route_link_count(int src_host, int dst_host, double& latency_s) const;
   /// Link state changes after seal: communications using a link that is off fail.
   void set_link_on(int index, bool on);
   bool link_on(int index) const;
@@ -92,8 +99,8 @@ public:
   void sync();
 
   /// Starts a transfer of `bytes` from one host to another over the route the router gives; `done` is
-  /// called at its completion (true) or failure (false: a link or host on the way turned off, or an
-  /// endpoint already off at the start), with the queue's clock at that date.
+  /// called at its completion (true) or failure (false: a link on the way is off, or turns off), with
+  /// the queue's clock at that date. Needs a bound queue.
   void transfer(int src_host, int dst_host, double bytes, std::function<void(bool ok)> done);
   int transfers_in_flight() const { return in_flight_; }
 
@@ -104,8 +111,8 @@ public:
     double bytes = 0;
   };
   /// Starts all `flows` at SimGrid's current date and returns the rate (bytes/s) SimGrid's sharing
-  /// gives each while all are in flight, in order (0 for a flow that cannot run: an endpoint or a link
-  /// on its route is off). Measured as the bytes each moves between `settle_s` (past route latencies)
+  /// gives each while all are in flight, in order (0 for a flow that cannot run: a link on its route is
+  /// off). Measured as the bytes each moves between `settle_s` (past route latencies)
   /// and `settle_s + window_s` after the start; flows must be large enough not to end before that.
   /// SimGrid's clock moves and cannot come back: call this only in a process that is discarded
   /// afterwards (sim::run_in_child), never in one that goes on simulating. The event queue is neither
@@ -114,6 +121,7 @@ public:
 
   /// SimGrid's current date in ticks.
   static Tick clock_ticks();
+  static double clock_s();
 
 private:
   struct Transfers;
@@ -125,14 +133,8 @@ private:
   int in_flight_ = 0;
   bool isolated_ = false; ///< rates_isolated has run
   std::unique_ptr<Transfers> transfers_;
-  std::vector<char> host_on_;      ///< desired state per host
-  std::vector<char> host_pending_; ///< per host: listed in host_changed_
-  std::vector<char> host_applied_; ///< state SimGrid has per host (only this class turns hosts on and off, so
-                                   ///< the mirror spares Host::is_on, which costs microseconds per call)
-  std::vector<int> host_changed_;  ///< hosts whose desired state may differ from SimGrid's
   void rearm();
   void disarm();
-  void sync_clock(); ///< sync() without applying host states
 };
 
 } // namespace dcsim::sim

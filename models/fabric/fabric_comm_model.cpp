@@ -35,10 +35,9 @@ constexpr double WINDOW_S = 1e-3;
 
 } // namespace
 
-FabricCommModel::FabricCommModel(const FabricPlatform& fabric, sim::Platform& platform,
-                                 const hardware::RackPlatform& racks, workload::AlphaBetaCommModel::Params params,
+FabricCommModel::FabricCommModel(const FabricPlatform& fabric, workload::AlphaBetaCommModel::Params params,
                                  double nic_efficiency_frac, Placement placement)
-    : fabric_(&fabric), platform_(&platform), racks_(&racks), params_(params),
+    : fabric_(&fabric), params_(params),
       nic_efficiency_frac_(nic_efficiency_frac), placement_(std::move(placement)) {}
 
 std::uint64_t FabricCommModel::leaf_count_key(int count) {
@@ -157,8 +156,8 @@ std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vecto
   const int G = static_cast<int>(rank_gpus.size());
 
   // Can flows of different groups meet? Only on a bundle that is on routes. The network is probed, not
-  // the GPUs: a member that is down (the job is recovering) is turned on in this throw-away process;
-  // one cut off from the fabric sends nothing (the job is interrupted, not slowed, while it is).
+  // the GPUs: a member that is down (the job is recovering) sends as usual; one cut off from the fabric
+  // sends nothing (the job is interrupted, not slowed, while it is).
   bool all_groups = false;
   std::vector<char> degraded(at(G), 0), usable(at(G), 1);
   for (int r = 0; r < G; ++r) {
@@ -168,7 +167,6 @@ std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vecto
       all_groups = true;
     degraded[at(r)] = fabric_->bw_frac(gpu) < 1.0;
     usable[at(r)] = !fabric_->cut_off(gpu);
-    if (!platform_->host_on(racks_->gpu_host(gpu))) platform_->set_host_on(racks_->gpu_host(gpu), true);
   }
 
   // Flows, each with the member sending it and the weight w of that member's share of the collective:
@@ -181,7 +179,7 @@ std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vecto
   std::vector<double> weight(at(G), 0.0);
   auto add = [&](int from, int to, double bytes, double w) {
     if (!usable[at(from)] || !usable[at(to)]) return;
-    flows.push_back({racks_->gpu_host(rank_gpus[at(from)]), racks_->gpu_host(rank_gpus[at(to)]), bytes});
+    flows.push_back({rank_gpus[at(from)], rank_gpus[at(to)], bytes}); // host index = GPU index
     sender.push_back(from);
     weight[at(from)] = w;
   };
@@ -242,7 +240,7 @@ std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vecto
   }
   if (flows.empty()) return {0.0, 0.0};
   const std::vector<double> rates =
-      platform_->rates_isolated(flows, SETTLE_S + 2 * fabric_->max_route_latency_s(), WINDOW_S);
+      fabric_->platform().rates_isolated(flows, SETTLE_S + 2 * fabric_->max_route_latency_s(), WINDOW_S);
   std::vector<double> member_s(at(G), 0.0); // each member's slowest flow at these rates
   for (std::size_t f = 0; f < flows.size(); ++f) {
     if (!(rates[f] > 0)) continue; // blocked (a link on its route is off): not a rate

@@ -26,7 +26,7 @@
 //              j mod c' of every other domain d' of c' members; w = 1/n (S·β = (n−c)/n·S/B)
 //   SEND_RECV  (PP): every pipeline boundary at once, rank r sends Q to rank r + stride; w = 1
 // A member cut off from the fabric sends nothing (the job is interrupted, not slowed, while it is); a
-// member that is down is turned on in the probe's process (the network is probed, not the GPUs). When
+// member that is down sends as usual (the network is probed, not the GPUs). When
 // nothing can be played (every flow blocked), the alpha-beta figure at the caller's share stands in.
 //
 // Symmetry and aggregation. Flows of different groups can only meet on a leaf or pod bundle, and only
@@ -47,6 +47,14 @@
 // leaves holding the job's domains in another rank order; another leaf of a rail-optimised fabric;
 // several degraded GPUs against one). A miss probes every group shape announced by expect().
 //
+// Sharing between replicas. Replicas inherit the World's cache (the healthy step) and keep what they
+// probe later to themselves. Sharing by state class would make a replica's answer depend on which
+// replica met the class first (outputs would change with -j); sharing by the exact probe input (shape,
+// GPUs in rank order, their ports, their leaves' and pods' uplinks) would be exact but rarely hits, as
+// replicas differ in which GPU or rack failed. A probe's cost is mostly memory (page faults for
+// SimGrid's per-flow objects and copy-on-write copies of the links it touches), which grows with the
+// parent process it is forked from: keep the World small.
+//
 // The clock. Playing flows moves SimGrid's clock, which cannot go back: each shape is played in a
 // forked child (sim::run_in_child) on its copy of the platform, which reports β and exits. The caller's
 // clock, platform and event queue are untouched, so probes may run in the process that builds the
@@ -54,7 +62,6 @@
 #pragma once
 
 #include "models/fabric/fabric_platform.hpp"
-#include "models/hardware/rack_platform.hpp"
 #include "models/workload/comm_model.hpp"
 
 #include <array>
@@ -76,9 +83,9 @@ public:
 
   /// `params`: NVLink bandwidth and latencies as alpha_beta_params gives them (its scale-out bandwidth
   /// is used only when a probe can play no flow); `nic_efficiency_frac` η divides the measured β.
-  /// The fabric, platform and racks must outlive this object.
-  FabricCommModel(const FabricPlatform& fabric, sim::Platform& platform, const hardware::RackPlatform& racks,
-                  workload::AlphaBetaCommModel::Params params, double nic_efficiency_frac, Placement placement);
+  /// The fabric (and its platform) must outlive this object.
+  FabricCommModel(const FabricPlatform& fabric, workload::AlphaBetaCommModel::Params params, double nic_efficiency_frac,
+                  Placement placement);
 
   double time_s(workload::Collective kind, const workload::CommGroup& group, double bytes) const override;
   std::uint64_t state_signature() const override;
@@ -117,8 +124,6 @@ private:
   using ShapeKey = std::tuple<std::uint64_t, int, int, int>; ///< signature, pattern, ranks, stride
 
   const FabricPlatform* fabric_;
-  sim::Platform* platform_;
-  const hardware::RackPlatform* racks_;
   workload::AlphaBetaCommModel::Params params_;
   double nic_efficiency_frac_;
   Placement placement_;

@@ -12,8 +12,8 @@ std::size_t at(std::int64_t i) { return static_cast<std::size_t>(i); }
 constexpr double REL_EPS = 1e-12;
 } // namespace
 
-FabricPlatform::FabricPlatform(const ClosGraph& graph, sim::Platform& platform)
-    : graph_(&graph), plan_(&graph.plan()), platform_(&platform), state_(graph.plan()) {
+FabricPlatform::FabricPlatform(const ClosGraph& graph, const std::string& name)
+    : graph_(&graph), plan_(&graph.plan()), platform_(std::make_unique<sim::Platform>(name)), state_(graph.plan()) {
   const ClosPlan& plan = *plan_;
   const FabricSpec& spec = plan.spec();
   const Graph& g = graph.graph();
@@ -26,8 +26,8 @@ FabricPlatform::FabricPlatform(const ClosGraph& graph, sim::Platform& platform)
   latency_cross_pod_s_ = 6 * link_s + 5 * switch_s;
 
   // Healthy capacities, in ports, read from the graph (and checked against the state's accounting).
-  const int N = plan.gpus(), L = plan.leaves();
-  std::vector<std::int64_t> gpu_ports(at(N), 0), leaf_up(at(L), 0), pod_up(at(plan.pods()), 0);
+  const int N = plan.gpus();
+  std::vector<std::int64_t> gpu_ports(at(N), 0), leaf_up(at(plan.leaves()), 0), pod_up(at(plan.pods()), 0);
   for (auto [e, end] = boost::edges(g); e != end; ++e) {
     const ClosVertex& a = g[boost::source(*e, g)];
     const ClosVertex& b = g[boost::target(*e, g)];
@@ -42,21 +42,38 @@ FabricPlatform::FabricPlatform(const ClosGraph& graph, sim::Platform& platform)
   }
   leaf_of_.resize(at(N));
   access_.reserve(at(N));
+  for (int gpu = 0; gpu < N; ++gpu) // host index = GPU index: hosts first, in GPU order
+    if (platform_->add_host(plan.layout().gpu_name(gpu)) != gpu)
+      throw std::logic_error("FabricPlatform: host index is not the GPU's");
   for (int gpu = 0; gpu < N; ++gpu) {
     leaf_of_[at(gpu)] = plan.leaf_of(gpu);
     if (gpu_ports[at(gpu)] != state_.gpu_ports(gpu))
       throw std::logic_error("FabricPlatform: graph and state disagree on GPU ports");
-    access_.push_back(platform.add_duplex_link(plan.layout().gpu_name(gpu) + "/nic",
-                                               static_cast<double>(gpu_ports[at(gpu)]) * port_bytes_per_s_, 0.0));
+    access_.push_back(platform_->add_duplex_link(plan.layout().gpu_name(gpu) + "/nic",
+                                                 static_cast<double>(gpu_ports[at(gpu)]) * port_bytes_per_s_, 0.0));
   }
   links_created_ = N;
+  add_links(leaf_up, pod_up);
+  platform_->set_router([this](int a, int b, std::vector<int>& links, double& latency_s) {
+    if (!route(a, b, links, latency_s))
+      throw std::logic_error(fmt::format("FabricPlatform: no fabric route between {} and {} (one NVLink domain)",
+                                         plan_->layout().gpu_name(a), plan_->layout().gpu_name(b)));
+  });
+  platform_->seal();
+}
+
+FabricPlatform::~FabricPlatform() = default;
+
+void FabricPlatform::add_links(const std::vector<std::int64_t>& leaf_up, const std::vector<std::int64_t>& pod_up) {
+  const ClosPlan& plan = *plan_;
+  const int L = plan.leaves();
   if (L > 1) {
     leaf_bundle_.reserve(at(L));
     leaf_route_.assign(at(L), 0);
     for (int l = 0; l < L; ++l) {
       if (leaf_up[at(l)] != state_.leaf_up(l))
         throw std::logic_error("FabricPlatform: graph and state disagree on leaf uplinks");
-      leaf_bundle_.push_back(platform.add_duplex_link(
+      leaf_bundle_.push_back(platform_->add_duplex_link(
           fmt::format("fabric/leaf{:04d}", l), static_cast<double>(leaf_up[at(l)]) * port_bytes_per_s_ * efficiency_,
           0.0));
       leaf_route_[at(l)] = static_cast<double>(leaf_up[at(l)]) * efficiency_ <
@@ -69,7 +86,7 @@ FabricPlatform::FabricPlatform(const ClosGraph& graph, sim::Platform& platform)
     for (int c = 0; c < plan.pods(); ++c) {
       if (pod_up[at(c)] != state_.pod_up(c))
         throw std::logic_error("FabricPlatform: graph and state disagree on pod uplinks");
-      pod_bundle_.push_back(platform.add_duplex_link(
+      pod_bundle_.push_back(platform_->add_duplex_link(
           fmt::format("fabric/pod{:03d}", c), static_cast<double>(pod_up[at(c)]) * port_bytes_per_s_ * efficiency_,
           0.0));
       pod_route_[at(c)] = static_cast<double>(pod_up[at(c)]) * efficiency_ <

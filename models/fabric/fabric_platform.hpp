@@ -1,5 +1,10 @@
 // The fabric in the SimGrid platform, built from the ClosGraph, and its failures.
 //
+// The platform holds what the fabric's flows need and nothing more: one host per GPU (host index = GPU
+// index; an endpoint, it computes nothing) and the links below. NVLink is not in it (a domain's switch
+// is non-blocking and priced analytically: no probe flow stays inside a domain), nor are GPU failures
+// (probes ask about the network). A scenario without a fabric builds no platform.
+//
 // Aggregated planes (docs/architecture.md, SimGrid). A logical transfer between GPUs of different NVLink domains
 // is striped evenly over the P planes; P identical planes carrying equal shares are, for SimGrid's
 // max-min sharing, exactly one plane whose every link has the P planes' summed capacity (measured
@@ -24,14 +29,13 @@
 //
 // Failures change capacities: a NIC port, a cable, a leaf, a spine, a core or a switch link of one plane
 // removes that plane's share from the aggregated links (set_bandwidth); a link with no capacity left is
-// turned off, and communications using it fail (simgrid::NetworkFailureException). Aggregation assumes
+// turned off, and flows using it fail (they get no rate). Aggregation assumes
 // the NICs spray over the surviving planes (Spectrum-X/ConnectX multi-plane); what it cannot show is a
 // per-plane hot spot, which would need one NIC host per GPU and plane (not built: too costly at scale).
 //
 // Using it (the composition root, e.g. models/world.cpp):
-//   ClosGraph graph(ClosPlan(*scenario.fabric, layout));             // once per process, before seal
-//   FabricPlatform fabric(graph, platform);                          // adds the links; before seal
-//   router: if (racks.route(a, b, links, lat)) return; if (fabric.route(a, b, links, lat)) return;
+//   ClosGraph graph(ClosPlan(*scenario.fabric, layout));             // once per process
+//   FabricPlatform fabric(graph, scenario.name);                     // creates the process's engine
 //   a failure of mode scope nic_port|link|leaf|spine|core: pick unit u in [0, fabric.state().unit_count(k)),
 //     Element e = fabric.state().element(k, u); fabric.fail(e) ... fabric.restore(e) at repair;
 //   after each change: for g in fabric.state().affected(e).gpus (or a job's GPUs), fabric.state().bw_frac(g)
@@ -43,22 +47,29 @@
 #include "sim/platform.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace dcsim::fabric {
 
 class FabricPlatform {
 public:
-  /// Adds one access link per GPU and the leaf (and pod) bundles to `platform`, which must not be
-  /// sealed yet. The graph must outlive this object. GPU hosts are the RackPlatform's.
-  FabricPlatform(const ClosGraph& graph, sim::Platform& platform);
+  /// Creates the process's SimGrid platform (named `name`): one host per GPU, one access link per GPU,
+  /// the leaf (and pod) bundles, and the router; then seals it. The graph must outlive this object.
+  FabricPlatform(const ClosGraph& graph, const std::string& name);
+  ~FabricPlatform();
 
   const ClosGraph& graph() const { return *graph_; }
   const FabricState& state() const { return state_; }
 
-  /// Appends the fabric route between GPUs of different NVLink domains (SimGrid link indices) and adds
+  /// Appends the fabric route between GPUs of different NVLink domains (platform link indices) and adds
   /// its latency; returns false when both are in one domain (NVLink's job) or are the same GPU.
   bool route(int gpu_a, int gpu_b, std::vector<int>& links, double& latency_s) const;
+
+  /// The SimGrid platform (hosts are GPU indices): to play flows on, in a child process.
+  sim::Platform& platform() const { return *platform_; }
 
   /// Fails / restores one element (fabric_state.hpp) and updates the SimGrid links; same return as
   /// FabricState. Call from the simulation (a timer or an actor), after the platform is sealed.
@@ -82,7 +93,7 @@ public:
 private:
   const ClosGraph* graph_;
   const ClosPlan* plan_;
-  sim::Platform* platform_;
+  std::unique_ptr<sim::Platform> platform_;
   FabricState state_;
   double port_bytes_per_s_ = 0;
   double efficiency_ = 1;
@@ -99,6 +110,7 @@ private:
   void sync_leaf(int leaf);
   void sync_pod(int pod);
   void set_capacity(const sim::Platform::DuplexLink& link, double bytes_per_s);
+  void add_links(const std::vector<std::int64_t>& leaf_up, const std::vector<std::int64_t>& pod_up);
 };
 
 } // namespace dcsim::fabric

@@ -1,8 +1,8 @@
 // Which GPUs are down, counting overlapping failures.
 //
 // A GPU is down while at least one failure covering it (of any scope) is unrepaired. Transitions
-// (up -> down, down -> up) are reported to a hook, which the composition uses to turn SimGrid hosts off
-// and on and to keep the cluster ledger current.
+// (up -> down, down -> up) are reported to a hook, which the composition uses to keep the allocator's
+// domain counts and the cluster ledger current.
 #pragma once
 
 #include "models/hardware/layout.hpp"

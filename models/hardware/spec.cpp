@@ -55,7 +55,7 @@ const KeyTable& gpu_keys() {
       {
           KeyDef{"model", ValueType::STRING, "", "rubin", "GPU kind from the catalogue", {}, gpu_kind_names()},
           KeyDef{"peak_tflops", ValueType::NUMBER, "TFLOP/s", nullptr,
-                 "dense BF16 peak: the SimGrid host speed, and the peak of bf16 jobs (step time, MFU)",
+                 "dense BF16 peak: the peak of bf16 jobs (step time, MFU)",
                  sim::positive(), {}, "catalogue's dense BF16 figure of model"},
           KeyDef{"fp8_tflops", ValueType::NUMBER, "TFLOP/s", nullptr,
                  "dense FP8 peak, the peak of fp8 jobs; 0 = the GPU has no FP8", sim::non_negative(), {},

@@ -5,8 +5,9 @@
 //          tray one OS node; `spare_gpus` per rack are held back as in-rack spares (64 + 8 is common).
 //   hgx    racks of `nodes_per_rack` servers of `gpus_per_node` GPUs; each server is its own NVLink
 //          domain (H100/A100-era designs).
-// A GPU's SimGrid speed is its peak FLOP/s (`peak_tflops` x 1e12). Every GPU figure defaults to the
-// catalogue entry of `model` (models/hardware/catalogue.hpp, with sources and estimates).
+// `peak_tflops` is the peak of bf16 jobs (step time, MFU); GPUs do no computation in SimGrid.
+// Every GPU figure defaults to the catalogue entry of `model` (models/hardware/catalogue.hpp, with
+// sources and estimates).
 #pragma once
 
 #include "sim/json_reader.hpp"
@@ -15,7 +16,7 @@
 
 namespace dcsim::hardware {
 
-/// The most GPUs a scenario may have (memory: a SimGrid host and its port cost ~3 KB). Every count of
+/// The most GPUs a scenario may have (memory: with a fabric, a SimGrid host and its access link cost ~3 KB). Every count of
 /// GPUs or racks in a scenario is bounded by it, so products of two counts fit 64 bits.
 inline constexpr long long MAX_GPUS = 1 << 20;
 /// Bounds of a count of GPUs, racks or servers: >= min, at most MAX_GPUS.
@@ -30,7 +31,7 @@ std::string_view precision_name(Precision precision);
 
 struct GpuSpec {
   std::string model;
-  double peak_tflops = 0; ///< dense BF16 peak, used as SimGrid host speed and for bf16 jobs, TFLOP/s
+  double peak_tflops = 0; ///< dense BF16 peak, of bf16 jobs and the results' peak, TFLOP/s
   double fp8_tflops = 0;  ///< dense FP8 peak, TFLOP/s (0: unsupported)
   double fp4_tflops = 0;  ///< dense FP4 peak, TFLOP/s (0: unsupported)
   double power_w = 0;

@@ -54,7 +54,7 @@ double expected_s(Collective kind, const CommGroup& g, double bytes, double b_ne
 TEST_CASE("a DP ring on a healthy non-blocking fabric runs at each GPU's full scale-out bandwidth",
           "[fabric][comm]") {
   Bench b(make_spec(8, 200, 2, 64));
-  FabricCommModel comm(*b.fabric, *b.platform, *b.racks, params(), NIC_EFFICIENCY, placement(4));
+  FabricCommModel comm(*b.fabric, params(), NIC_EFFICIENCY, placement(4));
   const CommGroup g = dp_group();
   CHECK(comm.measured_bytes_per_s(Collective::REDUCE_SCATTER, g) == Approx(GPU_BYTES_PER_S).epsilon(1e-6));
   for (Collective kind : {Collective::REDUCE_SCATTER, Collective::ALL_GATHER, Collective::ALL_REDUCE})
@@ -71,7 +71,7 @@ TEST_CASE("a DP ring on a healthy non-blocking fabric runs at each GPU's full sc
 TEST_CASE("a failed plane of eight costs a DP ring 1/8 of its bandwidth, once the caller names the new state",
           "[fabric][comm]") {
   Bench b(make_spec(8, 200, 2, 64));
-  FabricCommModel comm(*b.fabric, *b.platform, *b.racks, params(), NIC_EFFICIENCY, placement(4));
+  FabricCommModel comm(*b.fabric, params(), NIC_EFFICIENCY, placement(4));
   const CommGroup g = dp_group();
   const double healthy_s = comm.time_s(Collective::REDUCE_SCATTER, g, 4e9);
   // Plane 0's NIC port of rack 1 slot 5: only DP group 5 (not the first) has a slower member.
@@ -84,7 +84,7 @@ TEST_CASE("a failed plane of eight costs a DP ring 1/8 of its bandwidth, once th
   // With no latency, the bandwidth term alone: 8/7 of the healthy time.
   workload::AlphaBetaCommModel::Params p = params();
   p.scale_out_latency_s = 0;
-  FabricCommModel no_latency(*b.fabric, *b.platform, *b.racks, p, NIC_EFFICIENCY, placement(4));
+  FabricCommModel no_latency(*b.fabric, p, NIC_EFFICIENCY, placement(4));
   no_latency.set_scale_out_bw_frac(7.0 / 8);
   const double degraded_s = no_latency.time_s(Collective::REDUCE_SCATTER, g, 4e9);
   CHECK(degraded_s == Approx(3.0 / 4 * 4e9 / (GPU_BYTES_PER_S * NIC_EFFICIENCY) * 8 / 7).epsilon(1e-6));
@@ -95,14 +95,14 @@ TEST_CASE("on an oversubscribed fabric a ring crossing leaves gets its fair shar
   Bench b(make_spec(8, 200, 2, 64, 2.0));
   const FabricState& state = b.fabric->state();
   // Same slots in every rack: each ring stays under one leaf and never touches an uplink.
-  FabricCommModel aligned(*b.fabric, *b.platform, *b.racks, params(), NIC_EFFICIENCY, placement(4));
+  FabricCommModel aligned(*b.fabric, params(), NIC_EFFICIENCY, placement(4));
   CHECK(aligned.measured_bytes_per_s(Collective::REDUCE_SCATTER, dp_group()) ==
         Approx(GPU_BYTES_PER_S).epsilon(1e-6));
   // Shifted by 8 slots per rack: members send to and receive from GPUs of other rails. A flow between
   // leaves crosses the source leaf's uplink bundle and the destination leaf's; max-min gives the flows
   // of the most loaded bundle min(access, bundle / flows on it), the least rate of all, and they end
   // together: B_net = min over bundles (uplinks x 25 GB/s / flows), counted here from the plan.
-  FabricCommModel shifted(*b.fabric, *b.platform, *b.racks, params(), NIC_EFFICIENCY, placement(4, 8));
+  FabricCommModel shifted(*b.fabric, params(), NIC_EFFICIENCY, placement(4, 8));
   const ClosPlan& plan = b.graph.plan();
   const std::vector<int> gpus = placement(4, 8)();
   std::vector<int> up(static_cast<std::size_t>(plan.leaves()), 0), down(up.size(), 0);
@@ -126,7 +126,7 @@ TEST_CASE("on an oversubscribed fabric a ring crossing leaves gets its fair shar
 TEST_CASE("expert all-to-all across two racks and pipeline sends are played as their fabric flows",
           "[fabric][comm]") {
   Bench b(make_spec(8, 200, 2, 64));
-  FabricCommModel comm(*b.fabric, *b.platform, *b.racks, params(), NIC_EFFICIENCY, placement(4));
+  FabricCommModel comm(*b.fabric, params(), NIC_EFFICIENCY, placement(4));
   // EP of 4 ranks 32 apart: 2 in rack 0 (ranks 0, 32), 2 in rack 1 (64, 96). As PXN: each member sends
   // the 2 remote members' data to its same-index peer, 2Q, at its full bandwidth.
   const CommGroup ep{GroupAxis::EP, 4, 32, 2, RANKS_PER_RACK};
@@ -163,7 +163,7 @@ TEST_CASE("halving the fabric's port speed doubles a DP reduce-scatter's bandwid
   Bench b(make_spec(8, 100, 2, 64)); // 8 x 100G: 1e11 B/s per GPU, half the other tests' fabric
   workload::AlphaBetaCommModel::Params p = params();
   p.scale_out_latency_s = 0; // the bandwidth term alone
-  FabricCommModel comm(*b.fabric, *b.platform, *b.racks, p, NIC_EFFICIENCY, placement(4));
+  FabricCommModel comm(*b.fabric, p, NIC_EFFICIENCY, placement(4));
   CHECK(comm.measured_bytes_per_s(Collective::REDUCE_SCATTER, dp_group()) == Approx(GPU_BYTES_PER_S / 2).epsilon(1e-6));
   // (D − 1)/D · S / (B · η) with D = 4 racks: twice the time at 2e11 B/s.
   const double full_speed_s = 3.0 / 4 * 4e9 / (GPU_BYTES_PER_S * NIC_EFFICIENCY);
@@ -177,7 +177,7 @@ TEST_CASE("groups split unevenly over domains are each played, with their incast
   // share its access link (B/2 each) and each carries S/2; the single member sends alone at B and
   // carries S. Both take (D − 1)/D · S/B = 3/4 · S/B: β = 3/(4B), played once per split (6 + 6 flows).
   Bench b(make_spec(8, 200, 2, 64));
-  FabricCommModel comm(*b.fabric, *b.platform, *b.racks, params(), NIC_EFFICIENCY, [] {
+  FabricCommModel comm(*b.fabric, params(), NIC_EFFICIENCY, [] {
     std::vector<int> gpus(288);
     for (int g = 0; g < 288; ++g)
       gpus[static_cast<std::size_t>(g)] = g;
@@ -190,7 +190,7 @@ TEST_CASE("groups split unevenly over domains are each played, with their incast
 
 TEST_CASE("a port at half and a leaf's uplinks at half are different state classes", "[fabric][comm]") {
   Bench b(make_spec(8, 200, 2, 64));
-  FabricCommModel comm(*b.fabric, *b.platform, *b.racks, params(), NIC_EFFICIENCY, placement(4));
+  FabricCommModel comm(*b.fabric, params(), NIC_EFFICIENCY, placement(4));
   comm.set_scale_out_bw_frac(0.5); // a GPU lost half its ports; its leaves are whole
   const std::uint64_t port = comm.state_signature();
   comm.set_leaf_bw_frac(0.5); // its leaf's uplinks are at half

@@ -3,12 +3,10 @@
 #include "tests/unit/fabric/fabric_test_support.hpp"
 
 #include <catch2/catch.hpp>
-#include <simgrid/s4u/Engine.hpp>
 
 using namespace dcsim;
 using namespace dcsim::fabric;
 using namespace dcsim::fabric::test;
-namespace sg4 = simgrid::s4u;
 
 namespace {
 

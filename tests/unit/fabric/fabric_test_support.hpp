@@ -4,13 +4,7 @@
 #include "models/fabric/fabric_platform.hpp"
 #include "models/fabric/spec.hpp"
 #include "models/hardware/layout.hpp"
-#include "models/hardware/rack_platform.hpp"
-
-#include <simgrid/Exception.hpp>
-#include <simgrid/s4u/Actor.hpp>
-#include <simgrid/s4u/Comm.hpp>
-#include <simgrid/s4u/Engine.hpp>
-#include <simgrid/s4u/Host.hpp>
+#include "sim/platform.hpp"
 
 #include <memory>
 #include <stdexcept>
@@ -55,27 +49,18 @@ inline FabricSpec make_spec(int planes, double port_gbps, int tiers, int radix, 
   return s;
 }
 
-/// NVL72 racks (four unless said) with their NVLink ports and the fabric, routed like models/world.cpp would.
+/// NVL72 racks (four unless said) and the fabric's platform, as models/world.cpp builds them.
 struct Bench {
   hardware::HardwareSpec hardware;
   hardware::Layout layout;
   ClosGraph graph;
-  std::unique_ptr<sim::Platform> platform;
-  std::unique_ptr<hardware::RackPlatform> racks;
   std::unique_ptr<FabricPlatform> fabric;
+  sim::EventQueue queue; ///< drives transfer()
 
   explicit Bench(const FabricSpec& spec, int rack_count = 4)
       : hardware(make_hardware()), layout(hardware, hardware::ClusterSpec{rack_count}), graph(ClosPlan(spec, layout)) {
-    platform = std::make_unique<sim::Platform>("fabric-test");
-    racks = std::make_unique<hardware::RackPlatform>(layout, hardware, *platform);
-    fabric = std::make_unique<FabricPlatform>(graph, *platform);
-    platform->set_router([this](int a, int b, std::vector<int>& links, double& latency_s) {
-      const int ga = racks->gpu_of_host(a), gb = racks->gpu_of_host(b);
-      if (racks->route(ga, gb, links, latency_s)) return;
-      if (fabric->route(ga, gb, links, latency_s)) return;
-      throw std::logic_error("no route");
-    });
-    platform->seal();
+    fabric = std::make_unique<FabricPlatform>(graph, "fabric-test");
+    fabric->platform().bind(queue);
   }
   static hardware::HardwareSpec make_hardware() {
     hardware::HardwareSpec h;
@@ -86,22 +71,17 @@ struct Bench {
     h.rack.nvlink_gbps = 28800;
     return h;
   }
-  simgrid::s4u::Host* host(int gpu) const { return platform->host(racks->gpu_host(gpu)); }
 
-  /// Sends `bytes` from each src[i] to dst[i] at once, one actor per transfer so that each completion
-  /// date is its own; returns the dates (-1: the transfer failed).
+  /// Sends `bytes` from each src[i] to dst[i] at once (GPU indices are host indices); returns each
+  /// one's duration, s (-1: the transfer failed).
   std::vector<double> transfer(const std::vector<int>& src, const std::vector<int>& dst, double bytes) {
     std::vector<double> done(src.size(), -2);
+    const double start_s = sim::Platform::clock_s();
     for (std::size_t i = 0; i < src.size(); ++i)
-      simgrid::s4u::Actor::create("driver" + std::to_string(i), host(src[i]), [this, &done, &src, &dst, bytes, i] {
-        try {
-          simgrid::s4u::Comm::sendto(host(src[i]), host(dst[i]), bytes);
-          done[i] = simgrid::s4u::Engine::get_clock();
-        } catch (const simgrid::NetworkFailureException&) {
-          done[i] = -1;
-        }
+      fabric->platform().transfer(src[i], dst[i], bytes, [&done, i, start_s](bool ok) {
+        done[i] = ok ? sim::Platform::clock_s() - start_s : -1;
       });
-    simgrid::s4u::Engine::get_instance()->run();
+    fabric->platform().run_until(queue.now() + sim::to_ticks(1e3));
     return done;
   }
 };

@@ -1,8 +1,5 @@
 #include "sim/platform.hpp"
 
-#include <simgrid/s4u/Engine.hpp>
-#include <simgrid/s4u/Host.hpp>
-
 #include <catch2/catch.hpp>
 
 #include <vector>
@@ -10,12 +7,12 @@
 using namespace dcsim::sim;
 
 namespace {
-double simgrid_clock() { return simgrid::s4u::Engine::get_clock(); }
+double simgrid_clock() { return Platform::clock_s(); }
 } // namespace
 
 TEST_CASE("events run at their exact dates; both clocks end at the run's end", "[unit][platform]") {
   Platform p("test");
-  p.add_host("a", 1e9);
+  p.add_host("a");
   p.seal();
   EventQueue q;
   p.bind(q);
@@ -35,8 +32,8 @@ TEST_CASE("events run at their exact dates; both clocks end at the run's end", "
 
 TEST_CASE("transfers interleave with events: latency + size / bandwidth on the routed links", "[unit][platform]") {
   Platform p("test");
-  const int a = p.add_host("a", 1e9);
-  const int b = p.add_host("b", 1e9);
+  const int a = p.add_host("a");
+  const int b = p.add_host("b");
   const auto l = p.add_duplex_link("a-b", 1e9, 1e-3); // 1 GB/s, 1 ms
   p.set_router([&](int src, int, std::vector<int>& links, double&) { links.push_back(src == a ? l.up : l.down); });
   p.seal();
@@ -73,8 +70,8 @@ TEST_CASE("transfers interleave with events: latency + size / bandwidth on the r
 
 TEST_CASE("a transfer over a link that is turned off fails", "[unit][platform]") {
   Platform p("test");
-  const int a = p.add_host("a", 1e9);
-  const int b = p.add_host("b", 1e9);
+  const int a = p.add_host("a");
+  const int b = p.add_host("b");
   const auto l = p.add_duplex_link("a-b", 1e9, 0);
   p.set_router([&](int, int, std::vector<int>& links, double&) { links.push_back(l.up); });
   p.seal();
@@ -82,33 +79,40 @@ TEST_CASE("a transfer over a link that is turned off fails", "[unit][platform]")
   p.bind(q);
   bool finished = false, ok = true;
   q.at(0, [&] { p.transfer(a, b, 1e9, [&](bool success) { finished = true; ok = success; }); });
-  q.at(to_ticks(0.5), [&] { p.link(l.up)->turn_off(); });
+  q.at(to_ticks(0.5), [&] { p.set_link_on(l.up, false); });
   p.run_until(to_ticks(5));
   CHECK(finished);
   CHECK_FALSE(ok);
-  CHECK(p.host_on(b));
-  p.set_host_on(b, false);
-  CHECK_FALSE(p.host_on(b));
+  CHECK_FALSE(p.link_on(l.up));
+  CHECK(p.link_on(l.down));
 }
 
-TEST_CASE("host states reach SimGrid before it computes, not before", "[unit][platform]") {
+TEST_CASE("rates_isolated gives each flow its max-min share and leaves the event queue alone", "[unit][platform]") {
+  // Hosts a, b, c, d. Links: shared (1 GB/s) carries a->b and c->b; own (3 GB/s) carries c->d alone;
+  // cut (off) carries a->d. Max-min: the shared link's two flows get 0.5 GB/s each; c->d, limited
+  // by own only (c's flows share no link with each other), gets 3 GB/s; a->d gets nothing.
   Platform p("test");
-  const int a = p.add_host("a", 1e9);
-  const int b = p.add_host("b", 1e9);
-  const auto l = p.add_duplex_link("a-b", 1e9, 0);
-  p.set_router([&](int, int, std::vector<int>& links, double&) { links.push_back(l.up); });
-  p.seal();
-  EventQueue q;
-  p.bind(q);
-  bool seen_on_at_1 = false, result = true;
-  q.at(to_ticks(1), [&] {
-    p.set_host_on(b, false);
-    seen_on_at_1 = p.host(b)->is_on(); // not applied yet: nothing in SimGrid can observe it
-    CHECK_FALSE(p.host_on(b));
+  const int a = p.add_host("a"), b = p.add_host("b"), c = p.add_host("c"), d = p.add_host("d");
+  const auto shared = p.add_duplex_link("shared", 1e9, 1e-6);
+  const auto own = p.add_duplex_link("own", 3e9, 1e-6);
+  const auto cut = p.add_duplex_link("cut", 1e9, 1e-6);
+  p.set_router([&](int src, int dst, std::vector<int>& links, double&) {
+    if (dst == b) links.push_back(shared.up);
+    else if (src == c) links.push_back(own.up);
+    else links.push_back(cut.up);
   });
-  q.at(to_ticks(2), [&] { p.transfer(a, b, 1e6, [&](bool ok) { result = ok; }); }); // applied before starting
-  p.run_until(to_ticks(3));
-  CHECK(seen_on_at_1);
-  CHECK_FALSE(result); // the destination is off
-  CHECK_FALSE(p.host(b)->is_on());
+  p.seal();
+  double latency_s = 0;
+  CHECK(p.route_link_count(a, b, latency_s) == 1);
+  CHECK(latency_s == Approx(1e-6));
+  CHECK(p.host_name(c) == "c");
+  p.set_link_on(cut.up, false);
+  const std::vector<double> rates =
+      p.rates_isolated({{a, b, 1e12}, {c, b, 1e12}, {c, d, 1e12}, {a, d, 1e12}}, 1e-3, 1e-3);
+  REQUIRE(rates.size() == 4);
+  CHECK(rates[0] == Approx(0.5e9).epsilon(1e-9));
+  CHECK(rates[1] == Approx(0.5e9).epsilon(1e-9));
+  CHECK(rates[2] == Approx(3e9).epsilon(1e-9));
+  CHECK(rates[3] == 0.0);
+  CHECK_THROWS_AS(p.rates_isolated({{a, b, 1e12}}, 1e-3, 1e-3), std::logic_error); // once per process
 }
