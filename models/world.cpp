@@ -64,6 +64,11 @@ World::World(const Scenario& scenario)
                                          platform_->host(a)->get_cname(), platform_->host(b)->get_cname()));
   });
   platform_->seal();
+  if (scenario_.cost) { // the bill counts the fabric as `dcsim topology` does (ClosGraph::counts)
+    const std::optional<fabric::FabricSizing> counts =
+        graph_ ? std::optional<fabric::FabricSizing>(graph_->counts()) : std::nullopt;
+    cost_ = std::make_unique<cost::CostModel>(cost::make_cost_model(scenario_, *scenario_.cost, counts ? &*counts : nullptr));
+  }
 
   // The failure domains as questions are asked of them (units, expected rates); replicas build their own.
   const auto domains = failure::make_failure_domains(scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr,
