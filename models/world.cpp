@@ -130,6 +130,10 @@ World::World(const Scenario& scenario)
       healthy_step_s_[j] = step.step_time_s;
       fabric_comms_[j] = std::move(comm);
     }
+    if (spec.target_tokens > 0) // the training target as work: full-size steps that retain its tokens (at
+      // most the longest run, as the work_h key: a target beyond it is never reached, and ticks stay in range)
+      spec.work_h = std::min(spec.target_tokens / spec.tokens_per_step * spec.step_time_s / sim::S_PER_H,
+                             sim::MAX_DURATION_H);
     const double rate_per_h = failure::job_failure_rate_per_h(scenario_.failures.modes, layout_, domains, gpus);
     job_rate_per_h_.push_back(rate_per_h);
 

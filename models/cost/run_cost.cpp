@@ -76,6 +76,7 @@ Metrics job_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r,
   add_lines(m, c, gpu_h);
   m.emplace_back("cost_per_productive_gpu_h_usd", ratio(c.total_usd(), ledger::job_state_gpu_h(job, JobTime::PRODUCTIVE)));
   m.emplace_back("cost_per_mtok_usd", ratio(c.total_usd(), ledger::retained_tokens(job) / TOKENS_PER_MTOK));
+  m.emplace_back("cost_to_train_usd", job.completed_at >= 0 ? c.total_usd() : NaN);
   const double per_gpu_h = ratio(c.total_usd(), gpu_h);
   for (int s = 0; s < workload::JOB_TIME_STATES; ++s)
     m.emplace_back("cost_in_" + std::string(workload::job_time_name(static_cast<JobTime>(s))) + "_usd",

@@ -22,6 +22,9 @@
 //                                cluster's total over every training job's tokens, as energy_per_token_j)
 //   cost_per_mtok_served       = total ÷ (served tokens ÷ 10^6) (cluster: total over all services' tokens)
 //   cost_in_<state>            = GPU-hours in the state × cost_per_gpu_h: the states' costs sum to total
+//   cost_to_train_usd          = a job's total once its work (work_h, or target_tokens) is done: it held
+//                                its GPUs until then, failures and recovery included; undefined when not
+//                                done by the end of the run
 #pragma once
 
 #include "models/cost/bill.hpp"

@@ -106,6 +106,10 @@ void add_cost_metrics(std::vector<MetricDef>& t) {
       {"cost_per_mtok_usd", "USD/Mtoken", S::JOB_AND_CLUSTER, B::LOWER,
        "Total cost per million retained training tokens (cluster: over the tokens of jobs that declare them)", {},
        true},
+      {"cost_to_train_usd", "USD", S::JOB, B::LOWER,
+       "A job's total cost once its work (work_h or target_tokens) is done, failures and recovery included "
+       "(undefined when not done)",
+       {}, true},
       {"cost_per_mtok_served_usd", "USD/Mtoken", S::ALL, B::LOWER,
        "Total cost per million served inference tokens (services and cluster; empty on jobs)", {}},
   };

@@ -82,6 +82,22 @@ TEST_CASE("cost: bad prices are located errors", "[unit][cost][bad_input]") {
   }
 }
 
+TEST_CASE("cost: a training target in tokens is checked against the job", "[unit][cost][bad_input]") {
+  CHECK(errors_with({"jobs.0.target_tokens=0"}) == "t.json: /jobs/0/target_tokens: must be in (0, 1e+18] (got 0)\n");
+  CHECK(errors_with({"jobs.0.target_tokens=1e12", "jobs.0.work_h=10"}) ==
+        "t.json: /jobs/0/target_tokens: and work_h both set the job's work: give one (got 1000000000000.0)\n");
+  const auto loaded = tools::load_scenario_text(BASE, "t.json", {"jobs.0.target_tokens=1e12"});
+  INFO(loaded.errors);
+  REQUIRE(loaded.scenario);
+  CHECK(loaded.scenario->jobs[0].target_tokens == 1e12);
+  const auto no_tokens = tools::load_scenario_text(
+      R"({"cluster": {"racks": 2}, "jobs": [{"name": "j", "gpus": 64, "step_time_s": 1, "model_flops_per_step": 1e15,
+          "target_tokens": 1e9}]})",
+      "t.json");
+  CHECK(no_tokens.errors ==
+        "t.json: /jobs/0/target_tokens: needs the job's tokens per step: a model, or tokens_per_step (got 1000000000.0)\n");
+}
+
 TEST_CASE("cost: the priced bill of a fabric is dcsim topology's counts times the prices", "[unit][cost]") {
   const Scenario s = test::scenario_from_file("scenarios/gb300-llama70b-fabric.json",
                                               {"cost={}", "cost.switch_usd_per_tbps=4000", "cost.transceiver_usd=900",
