@@ -19,7 +19,9 @@ constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double J_PER_MWH = 3.6e9;
 constexpr double TOKENS_PER_MTOK = 1e6;
 
-double ratio(double a, double b) { return b > 0 ? a / b : NaN; }
+double ratio(double a, double b) {
+  return b > 0 ? a / b : NaN;
+}
 
 // An entity's share of the cluster's fixed lines for `gpu_h` held, plus its energy.
 RunCost share(const RunCost& cluster, double cluster_gpu_h, double gpu_h, double energy_usd) {
@@ -54,7 +56,8 @@ CostModel make_cost_model(const Scenario& s, const CostSpec& prices, const fabri
   const hardware::Layout layout(s.hardware, s.cluster);
   const double fabric_w = fabric ? fabric->fabric_power_w : 0.0;
   return CostModel{prices, Bill(prices, bill_counts(s, fabric)),
-                   layout.racks() * power::rack_design_power_w(s.power, s.hardware) + fabric_w, layout.gpus()};
+                   layout.racks() * power::rack_design_power_w(s.power, s.hardware) + fabric_w,
+                   layout.gpus()};
 }
 
 RunCost cluster_run_cost(const CostModel& model, double duration_h, double energy_mwh) {
@@ -67,14 +70,16 @@ RunCost cluster_run_cost(const CostModel& model, double duration_h, double energ
   return c;
 }
 
-Metrics job_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r, const ledger::JobOutcome& job) {
+Metrics job_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r,
+                         const ledger::JobOutcome& job) {
   const double duration_h = sim::to_hours(r.duration);
   const RunCost cluster = cluster_run_cost(model, duration_h, r.energy_j / J_PER_MWH);
   const double gpu_h = held_gpu_h(job);
   const RunCost c = share(cluster, model.gpus * duration_h, gpu_h, energy_usd(model, job.energy_j));
   Metrics m;
   add_lines(m, c, gpu_h);
-  m.emplace_back("cost_per_productive_gpu_h_usd", ratio(c.total_usd(), ledger::job_state_gpu_h(job, JobTime::PRODUCTIVE)));
+  m.emplace_back("cost_per_productive_gpu_h_usd",
+                 ratio(c.total_usd(), ledger::job_state_gpu_h(job, JobTime::PRODUCTIVE)));
   m.emplace_back("cost_per_mtok_usd", ratio(c.total_usd(), ledger::retained_tokens(job) / TOKENS_PER_MTOK));
   m.emplace_back("cost_to_train_usd", job.completed_at >= 0 ? c.total_usd() : NaN);
   const double per_gpu_h = ratio(c.total_usd(), gpu_h);
@@ -84,7 +89,8 @@ Metrics job_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r,
   return m;
 }
 
-Metrics service_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r, const ledger::ServiceOutcome& sv) {
+Metrics service_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r,
+                             const ledger::ServiceOutcome& sv) {
   const double duration_h = sim::to_hours(r.duration);
   const double cluster_gpu_h = model.gpus * duration_h;
   const RunCost cluster = cluster_run_cost(model, duration_h, r.energy_j / J_PER_MWH);
@@ -96,7 +102,8 @@ Metrics service_cost_metrics(const CostModel& model, const ledger::ReplicaResult
   }
   const double gpu_h = sv.serving_gpu_h + sv.moving_gpu_h + sv.down_gpu_h;
   const double rest_energy_j = std::max(0.0, r.energy_j - job_energy_j);
-  const double energy_j = cluster_gpu_h > job_gpu_h ? rest_energy_j * gpu_h / (cluster_gpu_h - job_gpu_h) : 0.0;
+  const double energy_j =
+      cluster_gpu_h > job_gpu_h ? rest_energy_j * gpu_h / (cluster_gpu_h - job_gpu_h) : 0.0;
   const RunCost c = share(cluster, cluster_gpu_h, gpu_h, energy_usd(model, energy_j));
   Metrics m;
   add_lines(m, c, gpu_h);

@@ -46,7 +46,8 @@ struct CostModel {
 };
 
 /// The cost model of a scenario priced at `prices`; `fabric` is the sizing of its fabric (nullptr without).
-CostModel make_cost_model(const Scenario& scenario, const CostSpec& prices, const fabric::FabricSizing* fabric);
+CostModel make_cost_model(const Scenario& scenario, const CostSpec& prices,
+                          const fabric::FabricSizing* fabric);
 
 /// The cluster's cost lines over a run of `duration_h` with `energy_mwh` of IT energy.
 struct RunCost {
@@ -56,7 +57,8 @@ struct RunCost {
 };
 RunCost cluster_run_cost(const CostModel& model, double duration_h, double energy_mwh);
 
-ledger::Metrics job_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r, const ledger::JobOutcome& job);
+ledger::Metrics job_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r,
+                                 const ledger::JobOutcome& job);
 ledger::Metrics service_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r,
                                      const ledger::ServiceOutcome& service);
 ledger::Metrics cluster_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r);

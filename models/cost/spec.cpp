@@ -15,7 +15,8 @@ namespace {
 
 // System price per GPU by catalogue model (sources in spec.hpp).
 constexpr std::pair<std::string_view, double> GPU_USD[] = {
-    {"rubin", 7.8e6 / 72}, {"gb300", 4.0e6 / 72}, {"gb200", 3.5e6 / 72}, {"h100-sxm", 40000.0}, {"a100-80g", 25000.0},
+    {"rubin", 7.8e6 / 72}, {"gb300", 4.0e6 / 72}, {"gb200", 3.5e6 / 72},
+    {"h100-sxm", 40000.0}, {"a100-80g", 25000.0},
 };
 
 std::string gpu_price_note() {
@@ -87,10 +88,11 @@ CostSpec decode_cost(const sim::Node& n, const hardware::HardwareSpec& hardware,
   else if (auto model_usd = default_gpu_usd(hardware.gpu.model))
     s.gpu_usd = *model_usd;
   else
-    n.problems().add(n.child_pointer("gpu_usd"),
-                     fmt::format("is required: GPU model \"{}\" has no default price (defaults exist for rubin, "
-                                 "gb300, gb200, h100-sxm, a100-80g)",
-                                 hardware.gpu.model));
+    n.problems().add(
+        n.child_pointer("gpu_usd"),
+        fmt::format("is required: GPU model \"{}\" has no default price (defaults exist for rubin, "
+                    "gb300, gb200, h100-sxm, a100-80g)",
+                    hardware.gpu.model));
   s.spare_parts_usd_per_rack = n.number("spare_parts_usd_per_rack");
   s.switch_usd_per_tbps = n.number("switch_usd_per_tbps");
   s.transceiver_usd = n.number("transceiver_usd");
@@ -109,7 +111,8 @@ CostSpec decode_cost(const sim::Node& n, const hardware::HardwareSpec& hardware,
   return s;
 }
 
-std::optional<CostSpec> default_cost(const hardware::HardwareSpec& hardware, const ops::OperationsSpec& operations) {
+std::optional<CostSpec> default_cost(const hardware::HardwareSpec& hardware,
+                                     const ops::OperationsSpec& operations) {
   const Json empty = Json::object();
   sim::Problems problems;
   const sim::Node node(empty, "/cost", cost_keys(), problems);

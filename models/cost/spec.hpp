@@ -50,21 +50,21 @@ namespace dcsim::cost {
 inline constexpr double H_PER_YEAR = 8760.0;
 
 struct CostSpec {
-  double gpu_usd = 0;                   ///< system price per GPU (rack or server price ÷ its GPUs)
-  double spare_parts_usd_per_rack = 0;  ///< parts on the shelf per rack
-  double switch_usd_per_tbps = 0;       ///< fabric switch price per Tb/s of switching capacity
-  double transceiver_usd = 0;           ///< per optical transceiver module
-  double fiber_cable_usd = 0;           ///< per optical cable
-  double copper_cable_usd = 0;          ///< per copper cable
-  double cdu_usd = 0;                   ///< per CDU (one per cooling loop)
-  double pump_usd = 0;                  ///< per CDU pump
-  double valve_usd = 0;                 ///< per rack valve assembly (Valvey)
-  double facility_usd_per_mw_year = 0;  ///< building, power and cooling plant per MW of IT capacity
-  double electricity_usd_per_mwh = 0;   ///< per MWh drawn from the grid
-  double pue = 1;                       ///< grid energy ÷ IT energy
-  double depreciation_years = 6;        ///< straight-line life of the equipment
-  double repair_crew_usd_per_h = 0;     ///< per staffed crew and hour
-  int staffed_crews = 0;                ///< crews paid around the clock
+  double gpu_usd = 0;                  ///< system price per GPU (rack or server price ÷ its GPUs)
+  double spare_parts_usd_per_rack = 0; ///< parts on the shelf per rack
+  double switch_usd_per_tbps = 0;      ///< fabric switch price per Tb/s of switching capacity
+  double transceiver_usd = 0;          ///< per optical transceiver module
+  double fiber_cable_usd = 0;          ///< per optical cable
+  double copper_cable_usd = 0;         ///< per copper cable
+  double cdu_usd = 0;                  ///< per CDU (one per cooling loop)
+  double pump_usd = 0;                 ///< per CDU pump
+  double valve_usd = 0;                ///< per rack valve assembly (Valvey)
+  double facility_usd_per_mw_year = 0; ///< building, power and cooling plant per MW of IT capacity
+  double electricity_usd_per_mwh = 0;  ///< per MWh drawn from the grid
+  double pue = 1;                      ///< grid energy ÷ IT energy
+  double depreciation_years = 6;       ///< straight-line life of the equipment
+  double repair_crew_usd_per_h = 0;    ///< per staffed crew and hour
+  int staffed_crews = 0;               ///< crews paid around the clock
 };
 
 /// Default system price per GPU of a catalogue model; nullopt for a model without one.
@@ -79,6 +79,7 @@ CostSpec decode_cost(const sim::Node& cost, const hardware::HardwareSpec& hardwa
 
 /// Every default (what `"cost": {}` gives) for a design, e.g. for `dcsim cost` on a scenario without
 /// a block. nullopt when the GPU model has no default price.
-std::optional<CostSpec> default_cost(const hardware::HardwareSpec& hardware, const ops::OperationsSpec& operations);
+std::optional<CostSpec> default_cost(const hardware::HardwareSpec& hardware,
+                                     const ops::OperationsSpec& operations);
 
 } // namespace dcsim::cost

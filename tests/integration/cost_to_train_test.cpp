@@ -12,7 +12,8 @@
 using namespace dcsim;
 using workload::JobTime;
 
-TEST_CASE("a training target in tokens: time to train and cost to train, derived by hand", "[scenario][cost]") {
+TEST_CASE("a training target in tokens: time to train and cost to train, derived by hand",
+          "[scenario][cost]") {
   // 128 Rubin GPUs, step 2 s of 4e6 tokens, target 7.2e9 tokens = 1,800 steps = 3,600 s of productive
   // steps. No failures. It starts with a restart_s (600 s) start-up; checkpoints every 600 s of compute,
   // 10 s each, none after the last step: 5 writes. Done at 600 + 3,600 + 50 = 4,250 s = 1.180555... h.
@@ -46,8 +47,9 @@ TEST_CASE("a training target in tokens: time to train and cost to train, derived
   const cost::RunCost cluster = cost::cluster_run_cost(model, 48, r.energy_j / 3.6e9);
   const double share = 128 * 4250.0 / 3600 / (288 * 48);
   const double energy = job.energy_j / 3.6e9 * 1.2 * 80.6;
-  CHECK(m.at("cost_to_train_usd") ==
-        Approx((cluster.capex_usd + cluster.facility_usd + cluster.crews_usd) * share + energy).epsilon(1e-12));
+  CHECK(
+      m.at("cost_to_train_usd") ==
+      Approx((cluster.capex_usd + cluster.facility_usd + cluster.crews_usd) * share + energy).epsilon(1e-12));
   CHECK(m.at("cost_to_train_usd") == m.at("cost_total_usd"));
   CHECK(m.at("cost_per_mtok_usd") == m.at("cost_total_usd") / (ledger::retained_tokens(job) / 1e6));
 

@@ -33,14 +33,17 @@ cost::CostModel scenario_cost_model(const Scenario& s, bool& gpu_priced) {
 }
 
 std::string bill_text(const cost::Bill& bill, const std::string& area) {
-  std::string out = fmt::format("  {:<8} {:<24} {:>10} {:>14} {:>16}\n", "area", "item", "count", "unit USD", "total USD");
+  std::string out =
+      fmt::format("  {:<8} {:<24} {:>10} {:>14} {:>16}\n", "area", "item", "count", "unit USD", "total USD");
   double total = 0;
   for (const auto& l : bill.lines()) {
     if (!area.empty() && l.area != area) continue;
-    out += fmt::format("  {:<8} {:<24} {:>10} {:>14.2f} {:>16.2f}\n", l.area, l.item, l.count, l.unit_usd, l.total_usd);
+    out += fmt::format("  {:<8} {:<24} {:>10} {:>14.2f} {:>16.2f}\n", l.area, l.item, l.count, l.unit_usd,
+                       l.total_usd);
     total += l.total_usd;
   }
-  out += fmt::format("  {:<8} {:<24} {:>10} {:>14} {:>16.2f}\n", area.empty() ? "capex" : area, "total", "", "", total);
+  out += fmt::format("  {:<8} {:<24} {:>10} {:>14} {:>16.2f}\n", area.empty() ? "capex" : area, "total", "",
+                     "", total);
   return out;
 }
 
@@ -53,7 +56,10 @@ std::string cost_json(const Scenario& s, const cost::CostModel& m, bool gpu_pric
   j["gpu_priced"] = gpu_priced;
   j["lines"] = nlohmann::ordered_json::array();
   for (const auto& l : m.bill.lines())
-    j["lines"].push_back({{"area", l.area}, {"item", l.item}, {"count", l.count}, {"unit_usd", l.unit_usd},
+    j["lines"].push_back({{"area", l.area},
+                          {"item", l.item},
+                          {"count", l.count},
+                          {"unit_usd", l.unit_usd},
                           {"total_usd", l.total_usd}});
   j["capex_usd"] = m.bill.capex_usd();
   j["it_capacity_mw"] = m.it_capacity_w / 1e6;
@@ -66,20 +72,23 @@ std::string cost_json(const Scenario& s, const cost::CostModel& m, bool gpu_pric
 }
 
 std::string cost_text(const Scenario& s, const cost::CostModel& m, bool gpu_priced) {
-  std::string out = fmt::format("scenario {}: priced bill of materials ({}; US dollars, estimates: docs/cost.md)\n",
-                                s.name, s.cost ? "prices from /cost, defaults elsewhere" : "default prices: no /cost block");
+  std::string out =
+      fmt::format("scenario {}: priced bill of materials ({}; US dollars, estimates: docs/cost.md)\n", s.name,
+                  s.cost ? "prices from /cost, defaults elsewhere" : "default prices: no /cost block");
   if (!gpu_priced)
     out += fmt::format("  note: GPU model \"{}\" has no default price: its line is 0 (give /cost/gpu_usd)\n",
                        s.hardware.gpu.model);
   out += bill_text(m.bill);
   const cost::RunCost hour = cost::cluster_run_cost(m, 1.0, 0.0);
-  out += fmt::format("  IT capacity {:.3f} MW (racks at design power + fabric); per hour of a run: capex "
-                     "depreciation {:.2f}, facility {:.2f}, crews {:.2f} = {:.2f} USD ({:.4f} USD per GPU-hour "
-                     "before electricity)\n",
-                     m.it_capacity_w / 1e6, hour.capex_usd, hour.facility_usd, hour.crews_usd, hour.total_usd(),
-                     hour.total_usd() / m.gpus);
-  out += fmt::format("  electricity: IT energy x pue {} x {} USD/MWh (dcsim run reports it with the energy model)\n",
-                     m.prices.pue, m.prices.electricity_usd_per_mwh);
+  out +=
+      fmt::format("  IT capacity {:.3f} MW (racks at design power + fabric); per hour of a run: capex "
+                  "depreciation {:.2f}, facility {:.2f}, crews {:.2f} = {:.2f} USD ({:.4f} USD per GPU-hour "
+                  "before electricity)\n",
+                  m.it_capacity_w / 1e6, hour.capex_usd, hour.facility_usd, hour.crews_usd, hour.total_usd(),
+                  hour.total_usd() / m.gpus);
+  out += fmt::format(
+      "  electricity: IT energy x pue {} x {} USD/MWh (dcsim run reports it with the energy model)\n",
+      m.prices.pue, m.prices.electricity_usd_per_mwh);
   return out;
 }
 

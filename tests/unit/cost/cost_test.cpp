@@ -17,8 +17,8 @@
 
 #include <cmath>
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 
 using namespace dcsim;
 
@@ -71,10 +71,13 @@ TEST_CASE("cost: every default comes from the key table, the GPU price from the 
 TEST_CASE("cost: bad prices are located errors", "[unit][cost][bad_input]") {
   CHECK(errors_with({"cost.pue=0.5"}) == "t.json: /cost/pue: must be in [1, 5] (got 0.5)\n");
   CHECK(errors_with({"cost.gpu_usd=-1"}) == "t.json: /cost/gpu_usd: must be >= 0 (got -1)\n");
-  CHECK(errors_with({"cost.depreciation_years=0"}) == "t.json: /cost/depreciation_years: must be in (0, 50] (got 0)\n");
-  CHECK(errors_with({"cost.staffed_crews=1.5"}) == "t.json: /cost/staffed_crews: must be an integer (got 1.5)\n");
+  CHECK(errors_with({"cost.depreciation_years=0"}) ==
+        "t.json: /cost/depreciation_years: must be in (0, 50] (got 0)\n");
+  CHECK(errors_with({"cost.staffed_crews=1.5"}) ==
+        "t.json: /cost/staffed_crews: must be an integer (got 1.5)\n");
   CHECK(errors_with({"cost.electricity_usd_per_kwh=0.1"}) ==
-        "t.json: /cost/electricity_usd_per_kwh: unknown key; did you mean \"electricity_usd_per_mwh\"? (got 0.1)\n");
+        "t.json: /cost/electricity_usd_per_kwh: unknown key; did you mean \"electricity_usd_per_mwh\"? (got "
+        "0.1)\n");
   // Every catalogue GPU model has a default price (a model added to the catalogue fails here until priced).
   for (const auto& model : hardware::gpu_kind_names()) {
     INFO(model);
@@ -83,9 +86,11 @@ TEST_CASE("cost: bad prices are located errors", "[unit][cost][bad_input]") {
 }
 
 TEST_CASE("cost: a training target in tokens is checked against the job", "[unit][cost][bad_input]") {
-  CHECK(errors_with({"jobs.0.target_tokens=0"}) == "t.json: /jobs/0/target_tokens: must be in (0, 1e+18] (got 0)\n");
-  CHECK(errors_with({"jobs.0.target_tokens=1e12", "jobs.0.work_h=10"}) ==
-        "t.json: /jobs/0/target_tokens: and work_h both set the job's work: give one (got 1000000000000.0)\n");
+  CHECK(errors_with({"jobs.0.target_tokens=0"}) ==
+        "t.json: /jobs/0/target_tokens: must be in (0, 1e+18] (got 0)\n");
+  CHECK(
+      errors_with({"jobs.0.target_tokens=1e12", "jobs.0.work_h=10"}) ==
+      "t.json: /jobs/0/target_tokens: and work_h both set the job's work: give one (got 1000000000000.0)\n");
   const auto loaded = tools::load_scenario_text(BASE, "t.json", {"jobs.0.target_tokens=1e12"});
   INFO(loaded.errors);
   REQUIRE(loaded.scenario);
@@ -94,15 +99,15 @@ TEST_CASE("cost: a training target in tokens is checked against the job", "[unit
       R"({"cluster": {"racks": 2}, "jobs": [{"name": "j", "gpus": 64, "step_time_s": 1, "model_flops_per_step": 1e15,
           "target_tokens": 1e9}]})",
       "t.json");
-  CHECK(no_tokens.errors ==
-        "t.json: /jobs/0/target_tokens: needs the job's tokens per step: a model, or tokens_per_step (got 1000000000.0)\n");
+  CHECK(no_tokens.errors == "t.json: /jobs/0/target_tokens: needs the job's tokens per step: a model, or "
+                            "tokens_per_step (got 1000000000.0)\n");
 }
 
 TEST_CASE("cost: the priced bill of a fabric is dcsim topology's counts times the prices", "[unit][cost]") {
   const Scenario s = test::scenario_from_file("scenarios/gb300-llama70b-fabric.json",
-                                              {"cost={}", "cost.switch_usd_per_tbps=4000", "cost.transceiver_usd=900",
-                                               "cost.fiber_cable_usd=70", "cost.copper_cable_usd=40",
-                                               "fabric.gpu_link_media=copper"});
+                                              {"cost={}", "cost.switch_usd_per_tbps=4000",
+                                               "cost.transceiver_usd=900", "cost.fiber_cable_usd=70",
+                                               "cost.copper_cable_usd=40", "fabric.gpu_link_media=copper"});
   // What `dcsim topology --json` prints for this scenario.
   const hardware::Layout layout(s.hardware, s.cluster);
   const fabric::ClosGraph graph(fabric::ClosPlan(*s.fabric, layout));
@@ -110,7 +115,8 @@ TEST_CASE("cost: the priced bill of a fabric is dcsim topology's counts times th
   const auto count = [&topo](const char* key) { return topo.at(key).get<std::int64_t>(); };
   bool gpu_priced = false;
   const cost::CostModel m = tools::scenario_cost_model(s, gpu_priced);
-  const double switch_usd = topo.at("switch_radix").get<double>() * topo.at("port_gbps").get<double>() / 1000 * 4000;
+  const double switch_usd =
+      topo.at("switch_radix").get<double>() * topo.at("port_gbps").get<double>() / 1000 * 4000;
   REQUIRE(count("switches") > 0);
   REQUIRE(count("cables") > count("optical_links")); // copper GPU links, optical switch links: both lines
   REQUIRE(count("optical_links") > 0);
@@ -118,10 +124,11 @@ TEST_CASE("cost: the priced bill of a fabric is dcsim topology's counts times th
   CHECK(m.bill.line("switches")->total_usd == static_cast<double>(count("switches")) * switch_usd);
   CHECK(m.bill.line("transceivers")->total_usd == static_cast<double>(count("optics")) * 900);
   CHECK(m.bill.line("optical cables")->total_usd == static_cast<double>(count("optical_links")) * 70);
-  CHECK(m.bill.line("copper cables")->total_usd == static_cast<double>(count("cables") - count("optical_links")) * 40);
-  CHECK(m.bill.area_usd("fabric") == m.bill.line("switches")->total_usd + m.bill.line("transceivers")->total_usd +
-                                         m.bill.line("optical cables")->total_usd +
-                                         m.bill.line("copper cables")->total_usd);
+  CHECK(m.bill.line("copper cables")->total_usd ==
+        static_cast<double>(count("cables") - count("optical_links")) * 40);
+  CHECK(m.bill.area_usd("fabric") ==
+        m.bill.line("switches")->total_usd + m.bill.line("transceivers")->total_usd +
+            m.bill.line("optical cables")->total_usd + m.bill.line("copper cables")->total_usd);
   // Compute: 34 racks of 72 GB300 at 4.0 M$ per rack, and spare parts per rack.
   CHECK(m.bill.line("GPUs (system price)")->total_usd == Approx(34 * 4.0e6).epsilon(1e-12));
   CHECK(m.bill.line("spare parts (per rack)")->total_usd == 34 * 100000.0);
@@ -141,7 +148,8 @@ TEST_CASE("cost: scaling one price by x scales its own line by x and no other li
   const cost::CostModel base = fabric_model({});
   for (const auto& [key, price, item] : bill_prices) {
     INFO(key);
-    const cost::CostModel scaled = fabric_model({fmt::format("cost.{}={:.17g}", key, base.prices.*price * x)});
+    const cost::CostModel scaled =
+        fabric_model({fmt::format("cost.{}={:.17g}", key, base.prices.*price * x)});
     REQUIRE(base.bill.lines().size() == scaled.bill.lines().size());
     for (std::size_t i = 0; i < base.bill.lines().size(); ++i) {
       const auto& a = base.bill.lines()[i];
@@ -162,19 +170,23 @@ TEST_CASE("cost: scaling one price by x scales its own line by x and no other li
       {"repair_crew_usd_per_h", &cost::CostSpec::repair_crew_usd_per_h, "crews"},
       {"depreciation_years", &cost::CostSpec::depreciation_years, "capex"}};
   const auto lines = [](const cost::RunCost& c) {
-    return std::map<std::string, double>{
-        {"capex", c.capex_usd}, {"energy", c.energy_usd}, {"facility", c.facility_usd}, {"crews", c.crews_usd}};
+    return std::map<std::string, double>{{"capex", c.capex_usd},
+                                         {"energy", c.energy_usd},
+                                         {"facility", c.facility_usd},
+                                         {"crews", c.crews_usd}};
   };
   const auto base_lines = lines(cost::cluster_run_cost(base, 336, 500));
   for (const auto& [key, price, line] : run_prices) {
     INFO(key);
-    const cost::CostModel scaled = fabric_model({fmt::format("cost.{}={:.17g}", key, base.prices.*price * x)});
+    const cost::CostModel scaled =
+        fabric_model({fmt::format("cost.{}={:.17g}", key, base.prices.*price * x)});
     const auto scaled_lines = lines(cost::cluster_run_cost(scaled, 336, 500));
     for (const auto& [name, value] : base_lines) {
       INFO(name);
       REQUIRE(value > 0);
       if (name == line)
-        CHECK(scaled_lines.at(name) == Approx(key == "depreciation_years" ? value / x : value * x).epsilon(1e-14));
+        CHECK(scaled_lines.at(name) ==
+              Approx(key == "depreciation_years" ? value / x : value * x).epsilon(1e-14));
       else
         CHECK(scaled_lines.at(name) == value);
     }
@@ -230,7 +242,8 @@ TEST_CASE("cost: a run's lines, a job's share and cost per useful token, derived
   CHECK(ledger::retained_tokens(job) == tokens);
   CHECK(jm.at("cost_per_mtok_usd") == jm.at("cost_total_usd") / (tokens / 1e6)); // exactly
   // The states' costs sum to the total.
-  CHECK(jm.at("cost_in_productive_usd") + jm.at("cost_in_rework_usd") == Approx(jm.at("cost_total_usd")).epsilon(1e-12));
+  CHECK(jm.at("cost_in_productive_usd") + jm.at("cost_in_rework_usd") ==
+        Approx(jm.at("cost_total_usd")).epsilon(1e-12));
   CHECK(jm.at("cost_in_waiting_usd") == 0);
 
   std::map<std::string, double> cm;
@@ -272,5 +285,6 @@ TEST_CASE("cost: a service pays its GPU-hours and the energy no training job dre
   CHECK(sm.at("cost_energy_usd") == Approx(0.5 * 1.2 * 80.6).epsilon(1e-12));
   CHECK(sm.at("cost_capex_usd") == Approx(c.capex_usd * 720 / 2880).epsilon(1e-12));
   CHECK(sm.at("cost_per_mtok_served_usd") == sm.at("cost_total_usd") / (1e9 / 1e6));
-  CHECK(sm.at("cost_in_serving_usd") + sm.at("cost_in_down_usd") == Approx(sm.at("cost_total_usd")).epsilon(1e-12));
+  CHECK(sm.at("cost_in_serving_usd") + sm.at("cost_in_down_usd") ==
+        Approx(sm.at("cost_total_usd")).epsilon(1e-12));
 }
