@@ -44,6 +44,10 @@ const KeyTable& scenario_keys() {
                  "rack lifecycle controller: workflow stages, planned maintenance waves"},
           KeyDef{"jobs", ValueType::ARRAY, "", Json::array(), "jobs, placed in order on the cluster"},
           KeyDef{"output", ValueType::OBJECT, "", Json::object(), "what is recorded"},
+          KeyDef{"cost", ValueType::OBJECT, "", nullptr,
+                 "price catalogue: capex, opex and cost per useful GPU-hour and token in the outputs ({} takes "
+                 "every sourced default; docs/cost.md)",
+                 {}, {}, "none: no cost outputs"},
           KeyDef{"sweep", ValueType::OBJECT, "", Json::object(),
                  "keys varied by `dcsim sweep` (ignored by `dcsim run`)"},
       }};
@@ -89,7 +93,7 @@ std::vector<const KeyTable*> scenario_key_tables() {
           &power::grid_event_keys(), &failure::failures_keys(),       &failure::failure_mode_keys(),
           &ops::operations_keys(),   &ops::repair_stage_keys(),       &ops::rlcc_keys(),               &ops::wave_keys(),
           &workload::job_keys(),     &workload::model_keys(),         &workload::parallelism_keys(),
-          &workload::checkpoint_keys(), &output_keys(),      &sweep_keys(),
+          &workload::checkpoint_keys(), &output_keys(),      &cost::cost_keys(),       &sweep_keys(),
           &sweep_axis_keys()};
 }
 
@@ -154,6 +158,7 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   const sim::Node output = root.object("output", output_keys());
   s.output.timeseries_interval_s = output.number("timeseries_interval_s");
   s.output.events = output.boolean("events");
+  if (root.has("cost")) s.cost = cost::decode_cost(root.object("cost", cost::cost_keys()), s.hardware, s.operations);
   for (const sim::Node& axis : root.object("sweep", sweep_keys()).objects("vary", sweep_axis_keys())) {
     SweepAxis a;
     a.key = axis.string("key");

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "models/cooling/spec.hpp"
+#include "models/cost/spec.hpp"
 #include "models/fabric/spec.hpp"
 #include "models/failure/spec.hpp"
 #include "models/hardware/spec.hpp"
@@ -49,6 +50,8 @@ struct Scenario {
   ops::RlccSpec rlcc;
   std::vector<workload::JobSpec> jobs;
   OutputSpec output;
+  /// Prices (docs/cost.md); absent: no cost outputs (`dcsim cost` prices the bill at the defaults).
+  std::optional<cost::CostSpec> cost;
   /// The optional "sweep" block: read by `dcsim sweep` only; it never changes a run of this scenario.
   std::vector<SweepAxis> sweep;
 };

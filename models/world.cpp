@@ -49,6 +49,11 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
     graph_ = std::make_unique<fabric::ClosGraph>(*plan_);
     fabric_ = std::make_unique<fabric::FabricPlatform>(*graph_, scenario_.name);
   }
+  if (scenario_.cost) { // the bill counts the fabric as `dcsim topology` does (ClosGraph::counts)
+    const std::optional<fabric::FabricSizing> counts =
+        graph_ ? std::optional<fabric::FabricSizing>(graph_->counts()) : std::nullopt;
+    cost_ = std::make_unique<cost::CostModel>(cost::make_cost_model(scenario_, *scenario_.cost, counts ? &*counts : nullptr));
+  }
 
   // The failure domains as questions are asked of them (units, expected rates); replicas build their own.
   const auto domains = failure::make_failure_domains(scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr,
@@ -110,6 +115,10 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
       healthy_step_s_[j] = step.step_time_s;
       fabric_comms_[j] = std::move(comm);
     }
+    if (spec.target_tokens > 0) // the training target as work: full-size steps that retain its tokens (at
+      // most the longest run, as the work_h key: a target beyond it is never reached, and ticks stay in range)
+      spec.work_h = std::min(spec.target_tokens / spec.tokens_per_step * spec.step_time_s / sim::S_PER_H,
+                             sim::MAX_DURATION_H);
     const double rate_per_h = failure::job_failure_rate_per_h(scenario_.failures.modes, layout_, domains, gpus);
     job_rate_per_h_.push_back(rate_per_h);
 

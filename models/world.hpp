@@ -28,6 +28,7 @@
 // 1/b: step·((1 − c)/f + c/b). The extra time over the healthy step is `degraded`.
 #pragma once
 
+#include "models/cost/run_cost.hpp"
 #include "models/fabric/fabric_comm_model.hpp"
 #include "models/fabric/fabric_platform.hpp"
 #include "models/hardware/layout.hpp"
@@ -75,6 +76,9 @@ public:
   /// The fabric, to fail and restore its elements (a replica's, in its own process).
   fabric::FabricPlatform& fabric_platform() { return *fabric_; }
 
+  /// The design's prices and priced bill (models/cost/run_cost.hpp); nullptr without a /cost block.
+  const cost::CostModel* cost() const { return cost_.get(); }
+
   /// Runs replica `replica` to the scenario's end. At most once per process.
   ledger::ReplicaResult run_replica(int replica, const std::function<void(double)>& progress = {});
 
@@ -90,6 +94,7 @@ private:
   std::vector<std::unique_ptr<fabric::FabricCommModel>> fabric_comms_;        ///< per job: model jobs on a fabric
   std::vector<workload::JobTiming> timing_;
   std::vector<double> job_rate_per_h_;
+  std::unique_ptr<cost::CostModel> cost_;
   bool ran_ = false;
 };
 

@@ -210,7 +210,7 @@ int ClosGraph::diameter_hops() const {
   return diameter;
 }
 
-FabricSizing ClosGraph::sizing() const {
+FabricSizing ClosGraph::counts() const {
   const FabricSpec& spec = plan_.spec();
   FabricSizing z;
   z.gpus = plan_.gpus();
@@ -250,14 +250,19 @@ FabricSizing ClosGraph::sizing() const {
   }
   z.links = z.gpu_links + z.switch_links;
   z.cables = z.links;
+  z.switch_power_w = static_cast<double>(z.switches) * spec.switch_power_w;
+  z.optics_power_w = static_cast<double>(z.optics) * spec.transceiver_power_w;
+  z.fabric_power_w = z.switch_power_w + z.optics_power_w;
+  return z;
+}
 
+FabricSizing ClosGraph::sizing() const {
+  const FabricSpec& spec = plan_.spec();
+  FabricSizing z = counts();
   z.bisection_gbps = bisection_gbps();
   z.full_bisection_gbps = static_cast<double>(z.gpus / 2) * spec.gpu_bw_gbps();
   z.full_bisection = z.bisection_gbps >= z.full_bisection_gbps * (1 - 1e-12);
   z.diameter_hops = diameter_hops();
-  z.switch_power_w = static_cast<double>(z.switches) * spec.switch_power_w;
-  z.optics_power_w = static_cast<double>(z.optics) * spec.transceiver_power_w;
-  z.fabric_power_w = z.switch_power_w + z.optics_power_w;
   return z;
 }
 

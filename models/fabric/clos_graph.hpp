@@ -105,6 +105,9 @@ public:
 
   /// Counts, bisection (max-flow) and diameter (BFS), computed on the graph.
   FabricSizing sizing() const;
+  /// The counts and power of sizing() only (switches, links, cables, optics), without the max-flow and
+  /// BFS: what the bill of materials (models/cost/bill.hpp) prices. sizing() starts from it.
+  FabricSizing counts() const;
   /// Max-flow between the two leaf-ordered halves of the GPUs, Gb/s, all planes (reductions above).
   double bisection_gbps() const;
   int diameter_hops() const;

@@ -14,6 +14,9 @@ using B = Better;
 constexpr const char* JOB_STATE_FAMILY = "ledger_<job state>_gpu_h";
 constexpr const char* SERVICE_STATE_FAMILY = "ledger_<service state>_gpu_h";
 constexpr const char* CLUSTER_STATE_FAMILY = "ledger_<cluster-only state>_gpu_h";
+constexpr const char* JOB_COST_FAMILY = "cost_in_<job state>_usd";
+constexpr const char* SERVICE_COST_FAMILY = "cost_in_<service state>_usd";
+constexpr const char* CLUSTER_COST_FAMILY = "cost_in_<cluster-only state>_usd";
 
 struct StateDef {
   const char* state;
@@ -71,6 +74,52 @@ void add_states(std::vector<MetricDef>& t, const StateDef* begin, const StateDef
   for (const StateDef* s = begin; s != end; ++s)
     t.push_back({"ledger_" + std::string(s->state) + "_gpu_h", "GPU-h", scope, s->better, s->meaning, family,
                  s->on_terminal});
+}
+
+// GPU-hours of a state priced at its entity's cost per GPU-hour: a family per ledger family.
+void add_state_costs(std::vector<MetricDef>& t, const StateDef* begin, const StateDef* end, MetricScope scope,
+                     const char* family) {
+  for (const StateDef* s = begin; s != end; ++s)
+    t.push_back({"cost_in_" + std::string(s->state) + "_usd", "USD", scope, s->better,
+                 "Cost of the GPU-hours in state " + std::string(s->state) + " (its GPU-hours x cost_per_gpu_h_usd)",
+                 family});
+}
+
+// Cost metrics (models/cost/run_cost.hpp states the equations): emitted only when the scenario has a
+// /cost block, so they are empty columns of replicas.csv otherwise.
+void add_cost_metrics(std::vector<MetricDef>& t) {
+  const std::vector<MetricDef> cost = {
+      {"capex_usd", "USD", S::CLUSTER, B::NONE, "Purchase price of the priced bill of materials (dcsim cost)", {}},
+      {"cost_capex_usd", "USD", S::ALL, B::LOWER,
+       "Capex depreciated straight-line over the run (cluster; jobs and services: by GPU-hours held)", {}},
+      {"cost_energy_usd", "USD", S::ALL, B::LOWER, "Electricity: IT energy x pue x electricity_usd_per_mwh", {}},
+      {"cost_facility_usd", "USD", S::ALL, B::LOWER,
+       "Facility cost per MW-year of IT capacity over the run (jobs and services: by GPU-hours held)", {}},
+      {"cost_crews_usd", "USD", S::ALL, B::LOWER,
+       "Staffed repair crews over the run (jobs and services: by GPU-hours held)", {}},
+      {"cost_opex_usd", "USD", S::ALL, B::LOWER, "Energy, facility and crews over the run", {}},
+      {"cost_total_usd", "USD", S::ALL, B::LOWER, "Capex share of the run plus opex", {}, true},
+      {"cost_per_gpu_h_usd", "USD/GPU-h", S::ALL, B::LOWER,
+       "Total cost over the GPU-hours held (cluster: all GPUs x duration)", {}},
+      {"cost_per_productive_gpu_h_usd", "USD/GPU-h", S::JOB_AND_CLUSTER, B::LOWER,
+       "Total cost over productive GPU-hours", {}, true},
+      {"cost_per_mtok_usd", "USD/Mtoken", S::JOB_AND_CLUSTER, B::LOWER,
+       "Total cost per million retained training tokens (cluster: over the tokens of jobs that declare them)", {},
+       true},
+      {"cost_to_train_usd", "USD", S::JOB, B::LOWER,
+       "A job's total cost once its work (work_h or target_tokens) is done, failures and recovery included "
+       "(undefined when not done)",
+       {}, true},
+      {"cost_per_mtok_served_usd", "USD/Mtoken", S::ALL, B::LOWER,
+       "Total cost per million served inference tokens (services and cluster; empty on jobs)", {}},
+  };
+  t.insert(t.end(), cost.begin(), cost.end());
+  for (int s = 0; s < workload::JOB_TIME_STATES; ++s) {
+    const StateDef d = job_state(static_cast<workload::JobTime>(s));
+    add_state_costs(t, &d, &d + 1, S::JOB_AND_CLUSTER, JOB_COST_FAMILY);
+  }
+  add_state_costs(t, std::begin(SERVICE_STATES), std::end(SERVICE_STATES), S::SERVICE, SERVICE_COST_FAMILY);
+  add_state_costs(t, std::begin(CLUSTER_STATES), std::end(CLUSTER_STATES), S::CLUSTER, CLUSTER_COST_FAMILY);
 }
 
 std::vector<MetricDef> build_table() {
@@ -162,6 +211,7 @@ std::vector<MetricDef> build_table() {
        "Training GPU-hours under a power cap (undefined without a power budget or grid events)", {}},
   };
   t.insert(t.end(), facility.begin(), facility.end());
+  add_cost_metrics(t);
   return t;
 }
 
@@ -210,12 +260,14 @@ std::string_view scope_name(MetricScope scope) {
     return "service";
   case MetricScope::JOB_AND_CLUSTER:
     return "job+cluster";
+  case MetricScope::ALL:
+    return "all";
   }
   return "?";
 }
 
 bool scope_covers(MetricScope scope, MetricScope row) {
-  if (scope == row) return true;
+  if (scope == row || scope == MetricScope::ALL) return true;
   return scope == MetricScope::JOB_AND_CLUSTER && (row == MetricScope::JOB || row == MetricScope::CLUSTER);
 }
 

@@ -29,8 +29,8 @@ namespace dcsim::ledger {
 enum class Better { HIGHER, LOWER, NONE };
 
 /// Which rows of the outputs carry a metric: a training job's, the "cluster" row, an inference
-/// service's, or both a job's and the cluster's.
-enum class MetricScope { JOB, CLUSTER, SERVICE, JOB_AND_CLUSTER };
+/// service's, both a job's and the cluster's, or all three (the cost lines).
+enum class MetricScope { JOB, CLUSTER, SERVICE, JOB_AND_CLUSTER, ALL };
 
 struct MetricDef {
   std::string name;    ///< as in the CSV files; the unit is part of it
@@ -51,7 +51,7 @@ const MetricDef* find_metric(std::string_view name);
 /// files of an older or newer dcsim; treated as NONE).
 std::optional<Better> metric_direction(std::string_view metric);
 std::string_view better_name(Better better); ///< "higher", "lower", "none"
-std::string_view scope_name(MetricScope scope); ///< "job", "cluster", "service", "job+cluster"
+std::string_view scope_name(MetricScope scope); ///< "job", "cluster", "service", "job+cluster", "all"
 /// True when a metric of `scope` belongs on a row of kind `row` (JOB, CLUSTER or SERVICE).
 bool scope_covers(MetricScope scope, MetricScope row);
 

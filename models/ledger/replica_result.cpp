@@ -15,14 +15,15 @@ using workload::JobTime;
 namespace {
 constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double J_PER_KWH = 3.6e6;
+double ratio(double a, double b) { return b > 0 ? a / b : NaN; }
+} // namespace
+
 // Tokens of productive steps: productive GPU-seconds ÷ GPUs asked = seconds of full-size steps.
 double retained_tokens(const JobOutcome& job) {
   if (!(job.tokens_per_step > 0) || !(job.step_time_s > 0) || job.gpus <= 0) return NaN;
   return job.gpu_h[static_cast<std::size_t>(JobTime::PRODUCTIVE)] * 3600.0 / job.gpus / job.step_time_s *
          job.tokens_per_step;
 }
-double ratio(double a, double b) { return b > 0 ? a / b : NaN; }
-} // namespace
 
 double job_state_gpu_h(const JobOutcome& job, JobTime state) { return job.gpu_h[static_cast<std::size_t>(state)]; }
 

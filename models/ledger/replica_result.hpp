@@ -130,6 +130,9 @@ std::vector<std::string> cluster_ledger_states();
 /// Cluster GPU-hours per state, in cluster_ledger_states() order.
 std::vector<double> cluster_ledger_gpu_h(const ReplicaResult& result);
 double job_state_gpu_h(const JobOutcome& job, workload::JobTime state);
+/// Tokens of the job's productive steps (productive GPU-hours × 3600 ÷ GPUs ÷ step time × tokens per
+/// step); NaN when the job declares no tokens per step.
+double retained_tokens(const JobOutcome& job);
 
 /// The serialiser between a replica's child and its parent (tools/dcsim/runner.hpp), for processes of
 /// the same binary: numbers as their bytes, strings and vectors length-prefixed. Its field list

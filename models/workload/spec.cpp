@@ -57,6 +57,11 @@ const KeyTable& job_keys() {
                  "hours of training at full size the job needs; it ends (and frees its GPUs) when done; 0 = runs "
                  "to the end",
                  sim::non_negative()},
+          KeyDef{"target_tokens", ValueType::NUMBER, "tokens", nullptr,
+                 "training target: the job ends once its productive steps have retained this many tokens (sets "
+                 "work_h from the tokens per step and the healthy step time; completion_h and cost_to_train_usd "
+                 "report when and at what cost)",
+                 sim::Bounds{0.0, 1e18, true, false}, {}, "none: work_h decides"},
           KeyDef{"tokens_per_s_per_gpu", ValueType::NUMBER, "tokens/s", nullptr,
                  "inference only: tokens one GPU serves per second", sim::positive(), {}, "required for inference"},
           KeyDef{"demand_tokens_per_s", ValueType::NUMBER, "tokens/s", nullptr,
@@ -169,7 +174,7 @@ void decode_job_name(const sim::Node& j, JobSpec& job, std::set<std::string>& na
 
 void decode_inference_job(const sim::Node& j, JobSpec& job) {
   for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac",
-                          "nvlink_comm_frac", "model", "parallelism", "checkpoint", "work_h"})
+                          "nvlink_comm_frac", "model", "parallelism", "checkpoint", "work_h", "target_tokens"})
     if (j.has(key)) j.problem(key, "applies only to training jobs (this job's kind is \"inference\")");
   decode_demand_trace(j, job);
   if (!j.has("tokens_per_s_per_gpu")) j.problem_here("missing tokens_per_s_per_gpu (required for kind \"inference\")");
@@ -229,6 +234,13 @@ void decode_training_job(const sim::Node& j, JobSpec& job) {
   job.arrival_h = j.number("arrival_h");
   job.work_h = j.number("work_h");
   job.min_gpus_frac = j.number("min_gpus_frac");
+  if (auto target = j.optional_number("target_tokens")) {
+    job.target_tokens = *target;
+    if (j.has("work_h"))
+      j.problem("target_tokens", "and work_h both set the job's work: give one");
+    else if (!(job.tokens_per_step > 0))
+      j.problem("target_tokens", "needs the job's tokens per step: a model, or tokens_per_step");
+  }
 
   const sim::Node c = j.object("checkpoint", checkpoint_keys());
   const auto interval = c.number_or_word("interval_s");

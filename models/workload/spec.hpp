@@ -52,6 +52,9 @@ struct JobSpec {
   int priority = 0;        ///< higher runs first and may preempt lower
   double arrival_h = 0;    ///< submitted at
   double work_h = 0;       ///< hours of work at full size; 0: runs until the end
+  /// Training target: tokens to retain; 0: none. The World sets work_h from it once the healthy step
+  /// time is known: work_h = target_tokens ÷ tokens_per_step × step_time_s ÷ 3600.
+  double target_tokens = 0;
   double min_gpus_frac = 1; ///< elastic jobs (< 1) may shrink to this share of their GPUs
   // Inference services (kind inference): capacity and demand (see inference_service.hpp).
   double tokens_per_s_per_gpu = 0;

@@ -2,6 +2,7 @@
 #include "sim/interrupt.hpp"
 #include "sim/temp_dir.hpp"
 #include "tools/dcsim/compare.hpp"
+#include "tools/dcsim/cost.hpp"
 #include "tools/dcsim/provenance.hpp"
 #include "tools/dcsim/describe.hpp"
 #include "tools/dcsim/huge_pages.hpp"
@@ -141,11 +142,19 @@ int main(int argc, char** argv) {
   topology_cmd->add_option("--set", topology.overrides, "override a scenario key: key.path=value (repeatable)");
   topology_cmd->add_flag("--allow-outside-files", topology.allow_outside_files, OUTSIDE_HELP);
 
+  dcsim::tools::CostOptions cost_options;
+  auto* cost_cmd = app.add_subcommand("cost", "the design's priced bill of materials and fixed costs per hour "
+                                              "(the /cost prices, else the sourced defaults: docs/cost.md)");
+  cost_cmd->add_option("scenario", cost_options.scenario_path, "scenario JSON file")->required();
+  cost_cmd->add_flag("--json", cost_options.json, "print one JSON object instead of text");
+  cost_cmd->add_option("--set", cost_options.overrides, "override a scenario key: key.path=value (repeatable)");
+  cost_cmd->add_flag("--allow-outside-files", cost_options.allow_outside_files, OUTSIDE_HELP);
+
   std::string area;
   auto* describe_cmd = app.add_subcommand(
       "describe", "list every scenario key: type, unit, default, meaning (or every output metric: describe metrics)");
   describe_cmd->add_option("area", area,
-                           "only this area (scenario, hardware, cluster, fabric, failures, operations, jobs, output, sweep), or "
+                           "only this area (scenario, hardware, cluster, fabric, failures, operations, jobs, output, cost, sweep), or "
                            "metrics: every output metric with its unit, scope, better direction and meaning");
   bool describe_markdown = false;
   describe_cmd->add_flag("--markdown", describe_markdown,
@@ -179,6 +188,7 @@ int main(int argc, char** argv) {
   if (*validate_cmd) return validate_command(validate_path, validate_overrides, validate_outside);
   if (*step_cmd) return dcsim::tools::step_command(step_path, step_overrides, step_json, step_outside);
   if (*topology_cmd) return dcsim::tools::topology_command(topology);
+  if (*cost_cmd) return dcsim::tools::cost_command(cost_options);
   if (*schema_cmd) {
     std::cout << dcsim::tools::scenario_json_schema().dump(2) << "\n";
     return 0;

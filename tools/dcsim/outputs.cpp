@@ -24,6 +24,26 @@ std::vector<std::string> metric_columns() {
   return names;
 }
 
+// An entity's metrics, with its cost metrics when the scenario has prices (models/cost/run_cost.hpp).
+ledger::Metrics appended(ledger::Metrics m, ledger::Metrics more) {
+  for (auto& x : more)
+    m.push_back(std::move(x));
+  return m;
+}
+ledger::Metrics job_row(const ledger::ReplicaResult& r, const ledger::JobOutcome& job, const cost::CostModel* cost) {
+  ledger::Metrics m = ledger::job_metrics(job, r.peak_flops_per_gpu);
+  return cost ? appended(std::move(m), cost::job_cost_metrics(*cost, r, job)) : m;
+}
+ledger::Metrics service_row(const ledger::ReplicaResult& r, const ledger::ServiceOutcome& sv,
+                            const cost::CostModel* cost) {
+  ledger::Metrics m = ledger::service_metrics(sv, r.duration);
+  return cost ? appended(std::move(m), cost::service_cost_metrics(*cost, r, sv)) : m;
+}
+ledger::Metrics cluster_row(const ledger::ReplicaResult& r, const cost::CostModel* cost) {
+  ledger::Metrics m = ledger::cluster_metrics(r);
+  return cost ? appended(std::move(m), cost::cluster_cost_metrics(*cost, r)) : m;
+}
+
 } // namespace
 
 const CsvSchema& summary_schema() {
@@ -66,7 +86,7 @@ const CsvSchema& racks_schema() {
   return s;
 }
 
-ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& r) {
+ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& r, const cost::CostModel* cost) {
   constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
   const auto rep = static_cast<std::int64_t>(r.replica);
   CsvTable replicas(replicas_schema()), ledger_rows(ledger_schema()), causes(causes_schema()),
@@ -86,7 +106,7 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
     replicas.add_row(row);
   };
   for (const auto& job : r.jobs) {
-    metric_row(job.name, ledger::job_metrics(job, r.peak_flops_per_gpu));
+    metric_row(job.name, job_row(r, job, cost));
     for (int s = 0; s < workload::JOB_TIME_STATES; ++s) {
       const auto state = static_cast<workload::JobTime>(s);
       ledger_rows.add_row({rep, job.name, std::string(workload::job_time_name(state)), ledger::job_state_gpu_h(job, state)});
@@ -96,14 +116,13 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
                       static_cast<std::int64_t>(job.interruptions_by_mode[m]), NaN, NaN});
   }
   for (const auto& sv : r.services) {
-    const ledger::Metrics m = ledger::service_metrics(sv, r.duration);
-    metric_row(sv.name, m);
+    metric_row(sv.name, service_row(r, sv, cost));
     const std::vector<double> held{sv.serving_gpu_h, sv.moving_gpu_h, sv.down_gpu_h};
     const auto names = ledger::service_ledger_states();
     for (std::size_t i = 0; i < names.size(); ++i)
       ledger_rows.add_row({rep, sv.name, names[i], held[i]});
   }
-  metric_row("cluster", ledger::cluster_metrics(r));
+  metric_row("cluster", cluster_row(r, cost));
   const auto states = ledger::cluster_ledger_states();
   const auto values = ledger::cluster_ledger_gpu_h(r);
   for (std::size_t i = 0; i < states.size(); ++i)
@@ -134,14 +153,15 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
   return {replicas.body(), ledger_rows.body(), causes.body(), events.body(), series.body(), racks.body()};
 }
 
-ReplicaOutputs replica_outputs(const Scenario& scenario, const ledger::ReplicaResult& result) {
+ReplicaOutputs replica_outputs(const Scenario& scenario, const ledger::ReplicaResult& result,
+                               const cost::CostModel* cost) {
   ReplicaOutputs out;
-  out.rows = format_replica_rows(scenario, result);
+  out.rows = format_replica_rows(scenario, result, cost);
   for (const auto& job : result.jobs)
-    out.metrics.emplace_back(job.name, ledger::job_metrics(job, result.peak_flops_per_gpu));
+    out.metrics.emplace_back(job.name, job_row(result, job, cost));
   for (const auto& sv : result.services)
-    out.metrics.emplace_back(sv.name, ledger::service_metrics(sv, result.duration));
-  out.metrics.emplace_back("cluster", ledger::cluster_metrics(result));
+    out.metrics.emplace_back(sv.name, service_row(result, sv, cost));
+  out.metrics.emplace_back("cluster", cluster_row(result, cost));
   return out;
 }
 

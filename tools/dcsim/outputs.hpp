@@ -12,6 +12,7 @@
 // for identical runs whatever the parallelism. Files are written to temporary names and renamed.
 #pragma once
 
+#include "models/cost/run_cost.hpp"
 #include "models/ledger/replica_result.hpp"
 #include "models/scenario.hpp"
 #include "sim/csv.hpp"
@@ -36,14 +37,17 @@ const sim::CsvSchema& racks_schema();
 struct ReplicaRows {
   std::string replicas, ledger, causes, events, timeseries, racks;
 };
-ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& result);
+/// `cost`: the design's prices and bill (World::cost()); nullptr: no cost metrics (no /cost block).
+ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& result,
+                                const cost::CostModel* cost = nullptr);
 
 /// What the outputs need of one replica: its rows of the per-replica files and its metrics.
 struct ReplicaOutputs {
   ReplicaRows rows;
   std::vector<std::pair<std::string, ledger::Metrics>> metrics; ///< per entity, in output order
 };
-ReplicaOutputs replica_outputs(const Scenario& scenario, const ledger::ReplicaResult& result);
+ReplicaOutputs replica_outputs(const Scenario& scenario, const ledger::ReplicaResult& result,
+                               const cost::CostModel* cost = nullptr);
 
 struct RunSummary {
   /// entity -> (metric, summary) in output order; entities in output order.

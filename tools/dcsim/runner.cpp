@@ -45,7 +45,7 @@ std::vector<ReplicaOutputs> run_replica_range(World& world, int first, int count
   std::vector<ReplicaOutputs> out;
   out.reserve(results.size());
   for (auto& r : results) {
-    out.push_back(replica_outputs(world.scenario(), r));
+    out.push_back(replica_outputs(world.scenario(), r, world.cost()));
     r = ledger::ReplicaResult{}; // its events and samples are in the rows now
   }
   return out;

@@ -1,5 +1,6 @@
 #include "tools/dcsim/topology.hpp"
 
+#include "tools/dcsim/cost.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
 #include <boost/graph/graphviz.hpp>
@@ -132,10 +133,25 @@ int topology_command(const TopologyOptions& options) {
   const hardware::Layout layout(s.hardware, s.cluster);
   const fabric::ClosGraph graph(fabric::ClosPlan(*s.fabric, layout));
   const fabric::FabricSizing z = graph.sizing();
-  if (options.json)
-    std::cout << sizing_json(s.name, *s.fabric, z);
-  else
+  // The fabric's lines of the priced bill (dcsim cost has the whole bill), from these same counts.
+  bool gpu_priced = true;
+  const cost::CostSpec prices = scenario_prices(s, gpu_priced);
+  const cost::Bill bill(prices, cost::BillCounts{.fabric = cost::fabric_counts(z)});
+  if (options.json) {
+    auto j = nlohmann::ordered_json::parse(sizing_json(s.name, *s.fabric, z));
+    j["fabric_capex_usd"] = bill.area_usd("fabric");
+    j["fabric_bill"] = nlohmann::ordered_json::array();
+    for (const auto& l : bill.lines())
+      if (l.area == "fabric")
+        j["fabric_bill"].push_back({{"item", l.item}, {"count", l.count}, {"unit_usd", l.unit_usd}, {"total_usd", l.total_usd}});
+    std::cout << j.dump() << "\n";
+  } else {
     std::cout << sizing_text(s.name, *s.fabric, graph.plan(), z);
+    std::cout << fmt::format("  {:<20} {}\n", "priced bill",
+                             s.cost ? "at the /cost prices (dcsim cost: the whole bill)"
+                                    : "at the default prices (dcsim describe cost; dcsim cost: the whole bill)");
+    std::cout << bill_text(bill, "fabric");
+  }
   if (!options.dot_path.empty()) {
     const auto view = graph.dot_view();
     if (!write_dot(view, options.dot_path)) {

@@ -5,6 +5,7 @@
 #include "models/world.hpp"
 #include "sim/process_pool.hpp"
 #include "tests/support/simulate.hpp"
+#include "tools/dcsim/cost.hpp"
 #include "tools/dcsim/outputs.hpp"
 
 #include <catch2/catch.hpp>
@@ -30,34 +31,37 @@ void require_declared(const Metrics& metrics, MetricScope row, const std::string
 TEST_CASE("every metric that small scenarios emit is declared in the metric table with its scope",
           "[ledger][metrics]") {
   // Jobs, services, preemptions, cooling and power caps: between them these scenarios emit every row
-  // kind and every facility figure. Two replicas each, through the production path (test::simulate).
+  // kind and every facility figure; with a /cost block, the cost metrics too. Two replicas each, through
+  // the production path (test::simulate).
   std::vector<dcsim::Scenario> scenarios;
   for (const char* file : {"scenarios/default.json", "scenarios/shared-inference.json",
                            "scenarios/cooling-heatwave.json", "scenarios/power-demand-response.json"})
-    scenarios.push_back(dcsim::test::scenario_from_file(file, {"replicas=2"}));
+    scenarios.push_back(dcsim::test::scenario_from_file(file, {"replicas=2", "cost={}"}));
   const auto runs = dcsim::test::simulate_all(scenarios);
   std::set<std::string> emitted;
+  const auto check = [&emitted](const Metrics& m, MetricScope row, const std::string& entity) {
+    require_declared(m, row, entity);
+    for (const auto& [name, value] : m)
+      emitted.insert(name);
+  };
   for (std::size_t s = 0; s < runs.size(); ++s) {
     REQUIRE(runs[s].size() == 2);
+    bool gpu_priced = false;
+    const dcsim::cost::CostModel cost = dcsim::tools::scenario_cost_model(scenarios[s], gpu_priced);
     for (const auto& r : runs[s]) {
       for (const auto& job : r.jobs) {
-        const Metrics m = job_metrics(job, r.peak_flops_per_gpu);
-        require_declared(m, MetricScope::JOB, job.name);
-        for (const auto& [name, value] : m)
-          emitted.insert(name);
+        check(job_metrics(job, r.peak_flops_per_gpu), MetricScope::JOB, job.name);
+        check(dcsim::cost::job_cost_metrics(cost, r, job), MetricScope::JOB, job.name);
       }
       for (const auto& sv : r.services) {
-        const Metrics m = service_metrics(sv, r.duration);
-        require_declared(m, MetricScope::SERVICE, sv.name);
-        for (const auto& [name, value] : m)
-          emitted.insert(name);
+        check(service_metrics(sv, r.duration), MetricScope::SERVICE, sv.name);
+        check(dcsim::cost::service_cost_metrics(cost, r, sv), MetricScope::SERVICE, sv.name);
       }
-      const Metrics m = cluster_metrics(r);
-      require_declared(m, MetricScope::CLUSTER, "cluster");
-      for (const auto& [name, value] : m)
-        emitted.insert(name);
+      check(cluster_metrics(r), MetricScope::CLUSTER, "cluster");
+      check(dcsim::cost::cluster_cost_metrics(cost, r), MetricScope::CLUSTER, "cluster");
       // The production formatting accepts them (it throws on an undeclared metric).
       CHECK_NOTHROW(dcsim::tools::format_replica_rows(scenarios[s], r));
+      CHECK_NOTHROW(dcsim::tools::format_replica_rows(scenarios[s], r, &cost));
     }
   }
   // ...and the table declares nothing that is never emitted.

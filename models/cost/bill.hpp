@@ -1,0 +1,80 @@
+// The priced bill of materials of a design: what it is made of (counts) times what each part costs
+// (models/cost/spec.hpp). Engine-free.
+//
+// Counts (BillCounts, from the scenario and the fabric's ClosGraph::counts(), the same counts
+// `dcsim topology` prints):
+//   compute   GPUs = racks × GPUs per rack (in-rack spares and warm/cold spare racks included: they are
+//             racks of the cluster), priced at gpu_usd each; spare parts: spare_parts_usd_per_rack × racks
+//   fabric    switches × (radix × port_gbps ÷ 1000 Tb/s × switch_usd_per_tbps); transceivers ×
+//             transceiver_usd; optical cables × fiber_cable_usd; copper cables (links − optical) ×
+//             copper_cable_usd (absent without /fabric)
+//   cooling   CDUs = loops = ⌈racks ÷ racks_per_loop⌉ × cdu_usd; pumps = loops × pumps × pump_usd;
+//             valves = racks × valve_usd (absent without /cooling)
+// Line total = count × unit price, and capex = Σ lines: a price scaled by x scales its own line by x and
+// no other. Storage is not modelled by dcsim (no storage area yet), so it has no line.
+#pragma once
+
+#include "models/cost/spec.hpp"
+#include "models/fabric/clos_graph.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dcsim {
+struct Scenario;
+}
+
+namespace dcsim::cost {
+
+struct FabricCounts {
+  std::int64_t switches = 0;
+  double switch_tbps = 0; ///< capacity of one switch: radix × port_gbps ÷ 1000
+  std::int64_t transceivers = 0;
+  std::int64_t optical_cables = 0;
+  std::int64_t copper_cables = 0;
+};
+
+struct CoolingCounts {
+  std::int64_t cdus = 0; ///< one per loop
+  std::int64_t pumps = 0;
+  std::int64_t valves = 0; ///< one per rack
+};
+
+struct BillCounts {
+  std::int64_t racks = 0;
+  std::int64_t gpus = 0;
+  std::optional<FabricCounts> fabric;
+  std::optional<CoolingCounts> cooling;
+};
+
+/// The fabric's counts as ClosGraph::counts() (or sizing()) gives them.
+FabricCounts fabric_counts(const fabric::FabricSizing& sizing);
+/// The counts of a scenario; `fabric` must be the sizing of the scenario's fabric (nullptr without one).
+BillCounts bill_counts(const Scenario& scenario, const fabric::FabricSizing* fabric);
+
+struct BillLine {
+  std::string area; ///< compute, fabric, cooling
+  std::string item; ///< "GPUs (system price)", "switches", ...
+  std::int64_t count = 0;
+  double unit_usd = 0;
+  double total_usd = 0; ///< count × unit_usd
+};
+
+class Bill {
+public:
+  Bill(const CostSpec& prices, const BillCounts& counts);
+
+  const std::vector<BillLine>& lines() const { return lines_; }
+  double capex_usd() const { return capex_usd_; }
+  double area_usd(const std::string& area) const;
+  const BillLine* line(const std::string& item) const; ///< nullptr when the design has no such line
+
+private:
+  std::vector<BillLine> lines_;
+  double capex_usd_ = 0;
+  void add(std::string area, std::string item, std::int64_t count, double unit_usd);
+};
+
+} // namespace dcsim::cost
