@@ -43,6 +43,39 @@ std::uint64_t placement_key(const fabric::ClosPlan& plan, const std::vector<int>
 } // namespace
 
 World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.hardware, scenario_.cluster) {
+  build_fabric_and_cost();
+  // The failure domains as questions are asked of them (units, expected rates); replicas build their own.
+  const auto domains = failure::make_failure_domains(scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr,
+                                                     scenario_.cooling ? &*scenario_.cooling : nullptr);
+  for (const auto& mode : scenario_.failures.modes)
+    mode_units_.push_back(static_cast<int>(domains[static_cast<std::size_t>(mode.domain)]->units(mode)));
+  derive_steps_without_fabric();
+
+  // Each job's expected failure rate, from the GPUs it gets when placed alone on the healthy cluster
+  // (placement is deterministic; the scheduler may later place it elsewhere, on GPUs of the same kind).
+  std::map<int, std::vector<int>> alone_gpus; // job size -> its GPUs placed alone
+  for (std::size_t j = 0; j < scenario_.jobs.size(); ++j) {
+    auto& spec = scenario_.jobs[j];
+    if (spec.kind == workload::JobKind::INFERENCE) { // not checkpointed: a placeholder keeps indices aligned
+      job_rate_per_h_.push_back(0);
+      timing_.push_back(workload::JobTiming{.step = 1, .interval = 1});
+      continue;
+    }
+    auto alone = alone_gpus.find(spec.gpus); // placement is deterministic: one per job size
+    if (alone == alone_gpus.end()) alone = alone_gpus.emplace(spec.gpus, placed_alone(spec)).first;
+    const std::vector<int>& gpus = alone->second;
+    if (spec.model && fabric_) derive_step_on_fabric(j, gpus);
+    if (spec.target_tokens > 0) // the training target as work: full-size steps that retain its tokens (at
+      // most the longest run, as the work_h key: a target beyond it is never reached, and ticks stay in range)
+      spec.work_h = std::min(spec.target_tokens / spec.tokens_per_step * spec.step_time_s / sim::S_PER_H,
+                             sim::MAX_DURATION_H);
+    const double rate_per_h = failure::job_failure_rate_per_h(scenario_.failures.modes, layout_, domains, gpus);
+    job_rate_per_h_.push_back(rate_per_h);
+    timing_.push_back(timing_of(spec, rate_per_h));
+  }
+}
+
+void World::build_fabric_and_cost() {
   if (scenario_.fabric) { // SimGrid prices the fabric's flows, and nothing else: no fabric, no platform
     plan_ = std::make_unique<fabric::ClosPlan>(*scenario_.fabric, layout_);
     if (!plan_->ok()) throw std::logic_error("World: fabric design has problems (the scenario checks should have said so)");
@@ -54,16 +87,12 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
         graph_ ? std::optional<fabric::FabricSizing>(graph_->counts()) : std::nullopt;
     cost_ = std::make_unique<cost::CostModel>(cost::make_cost_model(scenario_, *scenario_.cost, counts ? &*counts : nullptr));
   }
+}
 
-  // The failure domains as questions are asked of them (units, expected rates); replicas build their own.
-  const auto domains = failure::make_failure_domains(scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr,
-                                                     scenario_.cooling ? &*scenario_.cooling : nullptr);
-  for (const auto& mode : scenario_.failures.modes)
-    mode_units_.push_back(static_cast<int>(domains[static_cast<std::size_t>(mode.domain)]->units(mode)));
-
+void World::derive_steps_without_fabric() {
   // Jobs described by a model: the healthy step time, model FLOPs and tokens per step come from the
-  // step-time model; without a fabric its scale-out network is the alpha-beta model (below, with a
-  // fabric, once the job's GPUs are known).
+  // step-time model; without a fabric its scale-out network is the alpha-beta model (with a fabric,
+  // derive_step_on_fabric, once the job's GPUs are known).
   for (auto& job : scenario_.jobs) {
     healthy_steps_.emplace_back();
     fabric_comms_.emplace_back();
@@ -76,66 +105,50 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
     }
     healthy_step_s_.push_back(job.step_time_s);
   }
+}
 
-  // Each job's expected failure rate, from the GPUs it gets when placed alone on the healthy cluster
-  // (placement is deterministic; the scheduler may later place it elsewhere, on GPUs of the same kind).
-  const double duration_s = scenario_.duration_h * sim::S_PER_H;
-  std::map<int, std::vector<int>> alone_gpus; // job size -> its GPUs placed alone
-  for (std::size_t j = 0; j < scenario_.jobs.size(); ++j) {
-    auto& spec = scenario_.jobs[j];
-    if (spec.kind == workload::JobKind::INFERENCE) { // not checkpointed: a placeholder keeps indices aligned
-      job_rate_per_h_.push_back(0);
-      timing_.push_back(workload::JobTiming{.step = 1, .interval = 1});
-      continue;
-    }
-    auto alone = alone_gpus.find(spec.gpus); // placement is deterministic: one per job size
-    if (alone == alone_gpus.end()) {
-      failure::GpuHealth health(layout_.gpus());
-      sched::Allocator alloc(layout_, health, scenario_.operations.spare_domains(layout_.kind()),
-                             scenario_.operations.cold_domains(layout_.kind()));
-      if (!alloc.place(0, spec.gpus))
-        throw std::logic_error(fmt::format("job {} does not fit (the scenario checks should have said so)", spec.name));
-      alone = alone_gpus.emplace(spec.gpus, alloc.job_gpus(0)).first;
-    }
-    const std::vector<int>& gpus = alone->second;
-    if (spec.model && fabric_) {
-      // The healthy step with the job's collectives played on the fabric over these GPUs (probed in a
-      // child process: this one's SimGrid clock stays at 0 for later probes, and replicas inherit the cache).
-      auto comm = std::make_unique<fabric::FabricCommModel>(
-          *fabric_, workload::alpha_beta_params(scenario_.hardware, scale_out_gbps(scenario_)),
-          scenario_.hardware.gpu.nic_efficiency_frac, [gpus] { return gpus; });
-      comm->set_placement_key(placement_key(*plan_, gpus));
-      workload::StepModel model(*spec.model, scenario_.hardware, *comm);
-      comm->expect(model.groups());
-      const workload::StepBreakdown step = model.compute();
-      spec.step_time_s = step.step_time_s;
-      spec.model_flops_per_step = step.model_flops_per_step;
-      spec.tokens_per_step = step.tokens_per_step;
-      healthy_steps_[j] = step;
-      healthy_step_s_[j] = step.step_time_s;
-      fabric_comms_[j] = std::move(comm);
-    }
-    if (spec.target_tokens > 0) // the training target as work: full-size steps that retain its tokens (at
-      // most the longest run, as the work_h key: a target beyond it is never reached, and ticks stay in range)
-      spec.work_h = std::min(spec.target_tokens / spec.tokens_per_step * spec.step_time_s / sim::S_PER_H,
-                             sim::MAX_DURATION_H);
-    const double rate_per_h = failure::job_failure_rate_per_h(scenario_.failures.modes, layout_, domains, gpus);
-    job_rate_per_h_.push_back(rate_per_h);
+std::vector<int> World::placed_alone(const workload::JobSpec& spec) const {
+  failure::GpuHealth health(layout_.gpus());
+  sched::Allocator alloc(layout_, health, scenario_.operations.spare_domains(layout_.kind()),
+                         scenario_.operations.cold_domains(layout_.kind()));
+  if (!alloc.place(0, spec.gpus))
+    throw std::logic_error(fmt::format("job {} does not fit (the scenario checks should have said so)", spec.name));
+  return alloc.job_gpus(0);
+}
 
-    workload::JobTiming t;
-    t.step = std::max<sim::Tick>(1, sim::to_ticks(spec.step_time_s));
-    t.write = sim::to_ticks(spec.checkpoint.write_s);
-    t.restart = sim::to_ticks(scenario_.operations.restart_s);
-    t.planned_every = sim::hours_to_ticks(scenario_.operations.planned_interval_h);
-    t.planned_downtime = sim::to_ticks(scenario_.operations.planned_downtime_s);
-    double interval_s = spec.checkpoint.interval_s;
-    if (spec.checkpoint.auto_interval)
-      interval_s = rate_per_h > 0 ? workload::daly_interval_s(spec.checkpoint.write_s, sim::S_PER_H / rate_per_h)
-                                  : duration_s; // no failures: no checkpoint is worth its cost
-    const double steps = std::max(1.0, std::round(interval_s / sim::to_seconds(t.step)));
-    t.interval = static_cast<sim::Tick>(steps) * t.step;
-    timing_.push_back(t);
-  }
+void World::derive_step_on_fabric(std::size_t j, const std::vector<int>& gpus) {
+  // The healthy step with the job's collectives played on the fabric over these GPUs (probed in a
+  // child process: this one's SimGrid clock stays at 0 for later probes, and replicas inherit the cache).
+  auto& spec = scenario_.jobs[j];
+  auto comm = std::make_unique<fabric::FabricCommModel>(
+      *fabric_, workload::alpha_beta_params(scenario_.hardware, scale_out_gbps(scenario_)),
+      scenario_.hardware.gpu.nic_efficiency_frac, [gpus] { return gpus; });
+  comm->set_placement_key(placement_key(*plan_, gpus));
+  workload::StepModel model(*spec.model, scenario_.hardware, *comm);
+  comm->expect(model.groups());
+  const workload::StepBreakdown step = model.compute();
+  spec.step_time_s = step.step_time_s;
+  spec.model_flops_per_step = step.model_flops_per_step;
+  spec.tokens_per_step = step.tokens_per_step;
+  healthy_steps_[j] = step;
+  healthy_step_s_[j] = step.step_time_s;
+  fabric_comms_[j] = std::move(comm);
+}
+
+workload::JobTiming World::timing_of(const workload::JobSpec& spec, double rate_per_h) const {
+  workload::JobTiming t;
+  t.step = std::max<sim::Tick>(1, sim::to_ticks(spec.step_time_s));
+  t.write = sim::to_ticks(spec.checkpoint.write_s);
+  t.restart = sim::to_ticks(scenario_.operations.restart_s);
+  t.planned_every = sim::hours_to_ticks(scenario_.operations.planned_interval_h);
+  t.planned_downtime = sim::to_ticks(scenario_.operations.planned_downtime_s);
+  double interval_s = spec.checkpoint.interval_s;
+  if (spec.checkpoint.auto_interval)
+    interval_s = rate_per_h > 0 ? workload::daly_interval_s(spec.checkpoint.write_s, sim::S_PER_H / rate_per_h)
+                                : scenario_.duration_h * sim::S_PER_H; // no failures: no checkpoint is worth its cost
+  const double steps = std::max(1.0, std::round(interval_s / sim::to_seconds(t.step)));
+  t.interval = static_cast<sim::Tick>(steps) * t.step;
+  return t;
 }
 
 World::~World() = default;

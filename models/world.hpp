@@ -96,6 +96,13 @@ private:
   std::vector<double> job_rate_per_h_;
   std::unique_ptr<cost::CostModel> cost_;
   bool ran_ = false;
+
+  // Construction, in order.
+  void build_fabric_and_cost();
+  void derive_steps_without_fabric();
+  std::vector<int> placed_alone(const workload::JobSpec& spec) const; ///< the job's GPUs, alone on the cluster
+  void derive_step_on_fabric(std::size_t job, const std::vector<int>& gpus);
+  workload::JobTiming timing_of(const workload::JobSpec& spec, double rate_per_h) const;
 };
 
 } // namespace dcsim

@@ -150,6 +150,94 @@ void FabricCommModel::probe(const std::vector<Shape>& shapes) const {
   ++probes_;
 }
 
+namespace {
+
+/// The flows of one probe, each with the member (rank) sending it, and each member's weight w: its time t
+/// (its slowest flow at the rates read) costs t x w / Q seconds per byte of S.
+///   RING: w = (D − 1)/(D·c), c the members in the sender's domain (it carries S/c over D − 1 steps)
+///   ALL_TO_ALL: w = 1/n (it sends (n − c)/n·S as (n − c)·Q)    PAIR: w = 1
+struct ProbeFlows {
+  const std::vector<int>& rank_gpus;
+  const std::vector<char>& usable; ///< per member: not cut off from the fabric
+  std::vector<sim::Platform::Flow> flows;
+  std::vector<int> sender;
+  std::vector<double> weight;
+  void add(int from, int to, double bytes, double w) {
+    if (!usable[at(from)] || !usable[at(to)]) return;
+    flows.push_back({rank_gpus[at(from)], rank_gpus[at(to)], bytes}); // host index = GPU index
+    sender.push_back(from);
+    weight[at(from)] = w;
+  }
+};
+
+/// PAIR: pairs crossing domains run alone on their access links unless bundles are on routes: one pair
+/// per (source leaf, destination leaf) relation is enough, plus those with a degraded end.
+void pair_flows(ProbeFlows& pf, const ClosPlan& plan, const std::vector<char>& degraded, bool all_groups, int s) {
+  const hardware::Layout& layout = plan.layout();
+  const auto& rank_gpus = pf.rank_gpus;
+  const int G = static_cast<int>(rank_gpus.size());
+  std::set<std::pair<bool, bool>> seen; // (same leaf, degraded)
+  for (int r = 0; r + s < G; ++r) {
+    const int a = rank_gpus[at(r)], b = rank_gpus[at(r + s)];
+    if (layout.domain_of(a) == layout.domain_of(b)) continue;
+    const bool deg = degraded[at(r)] || degraded[at(r + s)];
+    if (all_groups || deg || seen.insert({plan.leaf_of(a) == plan.leaf_of(b), deg}).second)
+      pf.add(r, r + s, PROBE_BYTES, 1.0);
+  }
+}
+
+/// RING (`ring`) and ALL_TO_ALL over groups of n ranks at stride s.
+void group_flows(ProbeFlows& pf, const hardware::Layout& layout, const std::vector<char>& degraded, bool all_groups,
+                 bool ring, int n, int s) {
+  const auto& rank_gpus = pf.rank_gpus;
+  const int G = static_cast<int>(rank_gpus.size());
+  if (n < 2 || G % n != 0) return;
+  // Groups differ in how their members split over domains when the stride does not divide the
+  // domain: each distinct split is played once (with every group with a degraded member), or every
+  // group when bundles are on routes.
+  const int groups = G / n;
+  std::set<std::vector<int>> splits_seen;
+  std::vector<std::vector<int>> buckets; // the group's members by NVLink domain, in rank order
+  for (int q = 0; q < groups; ++q) {
+    const int base = (q / s) * s * n + q % s;
+    bool deg = false;
+    buckets.clear();
+    int last_domain = -1;
+    for (int i = 0; i < n; ++i) {
+      const int r = base + i * s;
+      deg = deg || degraded[at(r)];
+      const int d = layout.domain_of(rank_gpus[at(r)]);
+      if (d != last_domain) buckets.emplace_back();
+      buckets.back().push_back(r);
+      last_domain = d;
+    }
+    const std::size_t D = buckets.size();
+    if (D < 2) continue;
+    std::vector<int> split;
+    for (const auto& bucket : buckets)
+      split.push_back(static_cast<int>(bucket.size()));
+    split.push_back(deg ? 1 : 0);
+    if (!all_groups && !deg && !splits_seen.insert(split).second) continue;
+    for (std::size_t d = 0; d < D; ++d) {
+      const double c = static_cast<double>(buckets[d].size());
+      for (std::size_t j = 0; j < buckets[d].size(); ++j) {
+        if (ring) {
+          const auto& next = buckets[(d + 1) % D];
+          pf.add(buckets[d][j], next[j % next.size()], PROBE_BYTES,
+              (static_cast<double>(D) - 1) / (static_cast<double>(D) * c));
+        } else {
+          for (std::size_t e = 0; e < D; ++e)
+            if (e != d)
+              pf.add(buckets[d][j], buckets[e][j % buckets[e].size()],
+                  static_cast<double>(buckets[e].size()) * PROBE_BYTES, 1.0 / n);
+        }
+      }
+    }
+  }
+}
+
+} // namespace
+
 std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vector<int>& rank_gpus) const {
   const ClosPlan& plan = fabric_->graph().plan();
   const hardware::Layout& layout = plan.layout();
@@ -169,75 +257,15 @@ std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vecto
     usable[at(r)] = !fabric_->cut_off(gpu);
   }
 
-  // Flows, each with the member sending it and the weight w of that member's share of the collective:
-  // the member's time t (its slowest flow at the rates read) costs t x w / Q seconds per byte of S.
-  //   RING: w = (D − 1)/(D·c), c the members in the sender's domain (it carries S/c over D − 1 steps)
-  //   ALL_TO_ALL: w = 1/n (it sends (n − c)/n·S as (n − c)·Q)    PAIR: w = 1
   const int n = shape.ranks, s = shape.stride;
-  std::vector<sim::Platform::Flow> flows;
-  std::vector<int> sender; // per flow: the member (rank) that sends it
-  std::vector<double> weight(at(G), 0.0);
-  auto add = [&](int from, int to, double bytes, double w) {
-    if (!usable[at(from)] || !usable[at(to)]) return;
-    flows.push_back({rank_gpus[at(from)], rank_gpus[at(to)], bytes}); // host index = GPU index
-    sender.push_back(from);
-    weight[at(from)] = w;
-  };
-  if (shape.pattern == Pattern::PAIR) {
-    // Pairs crossing domains run alone on their access links unless bundles are on routes: one pair
-    // per (source leaf, destination leaf) relation is enough, plus those with a degraded end.
-    std::set<std::pair<bool, bool>> seen; // (same leaf, degraded)
-    for (int r = 0; r + s < G; ++r) {
-      const int a = rank_gpus[at(r)], b = rank_gpus[at(r + s)];
-      if (layout.domain_of(a) == layout.domain_of(b)) continue;
-      const bool deg = degraded[at(r)] || degraded[at(r + s)];
-      if (all_groups || deg || seen.insert({plan.leaf_of(a) == plan.leaf_of(b), deg}).second)
-        add(r, r + s, PROBE_BYTES, 1.0);
-    }
-  } else if (n >= 2 && G % n == 0) {
-    // Groups differ in how their members split over domains when the stride does not divide the
-    // domain: each distinct split is played once (with every group with a degraded member), or every
-    // group when bundles are on routes.
-    const int groups = G / n;
-    std::set<std::vector<int>> splits_seen;
-    std::vector<std::vector<int>> buckets; // the group's members by NVLink domain, in rank order
-    for (int q = 0; q < groups; ++q) {
-      const int base = (q / s) * s * n + q % s;
-      bool deg = false;
-      buckets.clear();
-      int last_domain = -1;
-      for (int i = 0; i < n; ++i) {
-        const int r = base + i * s;
-        deg = deg || degraded[at(r)];
-        const int d = layout.domain_of(rank_gpus[at(r)]);
-        if (d != last_domain) buckets.emplace_back();
-        buckets.back().push_back(r);
-        last_domain = d;
-      }
-      const std::size_t D = buckets.size();
-      if (D < 2) continue;
-      std::vector<int> split;
-      for (const auto& bucket : buckets)
-        split.push_back(static_cast<int>(bucket.size()));
-      split.push_back(deg ? 1 : 0);
-      if (!all_groups && !deg && !splits_seen.insert(split).second) continue;
-      for (std::size_t d = 0; d < D; ++d) {
-        const double c = static_cast<double>(buckets[d].size());
-        for (std::size_t j = 0; j < buckets[d].size(); ++j) {
-          if (shape.pattern == Pattern::RING) {
-            const auto& next = buckets[(d + 1) % D];
-            add(buckets[d][j], next[j % next.size()], PROBE_BYTES,
-                (static_cast<double>(D) - 1) / (static_cast<double>(D) * c));
-          } else {
-            for (std::size_t e = 0; e < D; ++e)
-              if (e != d)
-                add(buckets[d][j], buckets[e][j % buckets[e].size()],
-                    static_cast<double>(buckets[e].size()) * PROBE_BYTES, 1.0 / n);
-          }
-        }
-      }
-    }
-  }
+  ProbeFlows pf{rank_gpus, usable, {}, {}, std::vector<double>(at(G), 0.0)};
+  if (shape.pattern == Pattern::PAIR)
+    pair_flows(pf, plan, degraded, all_groups, s);
+  else
+    group_flows(pf, layout, degraded, all_groups, shape.pattern == Pattern::RING, n, s);
+  const auto& flows = pf.flows;
+  const auto& sender = pf.sender;
+  const auto& weight = pf.weight;
   if (flows.empty()) return {0.0, 0.0};
   const std::vector<double> rates =
       fabric_->platform().rates_isolated(flows, SETTLE_S + 2 * fabric_->max_route_latency_s(), WINDOW_S);

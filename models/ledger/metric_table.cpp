@@ -122,8 +122,8 @@ void add_cost_metrics(std::vector<MetricDef>& t) {
   add_state_costs(t, std::begin(CLUSTER_STATES), std::end(CLUSTER_STATES), S::CLUSTER, CLUSTER_COST_FAMILY);
 }
 
-std::vector<MetricDef> build_table() {
-  std::vector<MetricDef> t = {
+std::vector<MetricDef> job_metrics() {
+  return {
       // Training jobs (and, where it makes sense, the cluster): replica_result.hpp gives the equations.
       {"goodput_frac", "fraction", S::JOB_AND_CLUSTER, B::HIGHER,
        "Productive GPU-time over the GPU-time held (job; = ETTR), or over all GPUs x duration (cluster)", {}, true},
@@ -160,11 +160,10 @@ std::vector<MetricDef> build_table() {
       {"completion_h", "h", S::JOB, B::LOWER,
        "When a job with work_h finished, from the start of the run (undefined when not done)", {}, true},
   };
-  for (int s = 0; s < workload::JOB_TIME_STATES; ++s) {
-    const StateDef d = job_state(static_cast<workload::JobTime>(s));
-    add_states(t, &d, &d + 1, S::JOB_AND_CLUSTER, JOB_STATE_FAMILY);
-  }
-  const std::vector<MetricDef> energy = {
+}
+
+std::vector<MetricDef> energy_and_service_metrics() {
+  return {
       {"energy_kwh", "kWh", S::JOB, B::NONE,
        "Energy of the GPUs the job held, with their share of rack base power (more work costs more: per "
        "token or per useful GPU-hour decides)",
@@ -179,9 +178,10 @@ std::vector<MetricDef> build_table() {
       {"served_tokens_per_s", "tokens/s", S::SERVICE, B::HIGHER, "Served tokens over the run's duration", {}, true},
       {"moves", "count", S::SERVICE, B::NONE, "Times the service took NVLink domains (SUNK moves)", {}, true},
   };
-  t.insert(t.end(), energy.begin(), energy.end());
-  add_states(t, std::begin(SERVICE_STATES), std::end(SERVICE_STATES), S::SERVICE, SERVICE_STATE_FAMILY);
-  const std::vector<MetricDef> cluster = {
+}
+
+std::vector<MetricDef> cluster_metrics() {
+  return {
       {"failures", "count", S::CLUSTER, B::LOWER, "Failures of every mode (hardware, fabric, cooling)", {}, true},
       {"preemptions", "count", S::CLUSTER, B::LOWER, "Training jobs preempted by the scheduler", {}, true},
       {"cold_spare_activations", "count", S::CLUSTER, B::NONE,
@@ -194,9 +194,10 @@ std::vector<MetricDef> build_table() {
        "paused_during_recovery; 0 otherwise)",
        {}},
   };
-  t.insert(t.end(), cluster.begin(), cluster.end());
-  add_states(t, std::begin(CLUSTER_STATES), std::end(CLUSTER_STATES), S::CLUSTER, CLUSTER_STATE_FAMILY);
-  const std::vector<MetricDef> facility = {
+}
+
+std::vector<MetricDef> facility_metrics() {
+  return {
       // Energy, cooling and power (computed from what models/facility.cpp's finish() records).
       {"energy_mwh", "MWh", S::CLUSTER, B::NONE, "Facility IT energy over the run", {}},
       {"mean_power_kw", "kW", S::CLUSTER, B::NONE, "Facility IT energy over the run's duration", {}},
@@ -210,7 +211,22 @@ std::vector<MetricDef> build_table() {
       {"power_capped_gpu_h", "GPU-h", S::CLUSTER, B::LOWER,
        "Training GPU-hours under a power cap (undefined without a power budget or grid events)", {}},
   };
-  t.insert(t.end(), facility.begin(), facility.end());
+}
+
+/// The table, in replicas.csv column order: job metrics and job states, energy and services, service
+/// states, cluster counts and cluster-only states, facility, costs.
+std::vector<MetricDef> build_table() {
+  std::vector<MetricDef> t = job_metrics();
+  auto append = [&t](const std::vector<MetricDef>& more) { t.insert(t.end(), more.begin(), more.end()); };
+  for (int s = 0; s < workload::JOB_TIME_STATES; ++s) {
+    const StateDef d = job_state(static_cast<workload::JobTime>(s));
+    add_states(t, &d, &d + 1, S::JOB_AND_CLUSTER, JOB_STATE_FAMILY);
+  }
+  append(energy_and_service_metrics());
+  add_states(t, std::begin(SERVICE_STATES), std::end(SERVICE_STATES), S::SERVICE, SERVICE_STATE_FAMILY);
+  append(cluster_metrics());
+  add_states(t, std::begin(CLUSTER_STATES), std::end(CLUSTER_STATES), S::CLUSTER, CLUSTER_STATE_FAMILY);
+  append(facility_metrics());
   add_cost_metrics(t);
   return t;
 }

@@ -240,6 +240,8 @@ void decode_training_job(const sim::Node& j, JobSpec& job) {
       j.problem("target_tokens", "and work_h both set the job's work: give one");
     else if (!(job.tokens_per_step > 0))
       j.problem("target_tokens", "needs the job's tokens per step: a model, or tokens_per_step");
+    else if (!(job.step_time_s > 0) && !j.has("model"))
+      j.problem("target_tokens", "needs the job's step time: a model, or step_time_s");
   }
 
   const sim::Node c = j.object("checkpoint", checkpoint_keys());
