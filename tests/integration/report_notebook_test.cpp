@@ -26,10 +26,11 @@ std::string source(const std::string& relative) {
   return std::string(DCSIM_SOURCE_DIR) + "/" + relative;
 }
 
-void run_default(const fs::path& out) {
-  const auto r =
-      run_shell(fmt::format("{} run {} -q -j 2 --replicas 4 --out {} 2>&1", dcsim_binary(),
-                            shell_quote(source("scenarios/default.json")), shell_quote(out.string())));
+/// scenarios/default.json, 4 replicas; `options` adds dcsim run options (e.g. --set cost={}).
+void run_default(const fs::path& out, const std::string& options = "") {
+  const auto r = run_shell(fmt::format("{} run {} -q -j 2 --replicas 4 --out {} {} 2>&1", dcsim_binary(),
+                                       shell_quote(source("scenarios/default.json")),
+                                       shell_quote(out.string()), options));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
 }
@@ -82,7 +83,7 @@ TEST_CASE(
     "[scenario][workflow][report][browser]") {
   const fs::path dir = test::fresh_test_dir("report");
   const fs::path run = dir / "run";
-  run_default(run);
+  run_default(run, "--set 'cost={}'"); // with cost metrics: the cost waterfall is drawn
   const auto t0 = std::chrono::steady_clock::now();
   const auto report = run_shell(fmt::format("{} report {} 2>&1", dcsim_binary(), shell_quote(run.string())));
   INFO(report.output);
@@ -99,10 +100,17 @@ TEST_CASE(
   for (const auto& p : loaded.problems)
     FAIL_CHECK("the page logged: " << p);
   const std::string& dom = loaded.dom;
-  for (const char* id : {"title", "summary", "waterfall", "interruptions", "timeseries", "rack-grid",
-                         "cooling-power", "waterfall-pretrain", "waterfall-cluster", "causes-pretrain",
+  for (const char* id : {"title", "summary", "waterfall", "cost-waterfall", "interruptions", "timeseries",
+                         "rack-grid", "cooling-power", "waterfall-pretrain", "waterfall-cluster",
+                         "cost-waterfall-pretrain", "cost-waterfall-cluster", "causes-pretrain",
                          "gauge-healthy-gpus", "gauge-training", "rack-grid-svg"})
     CHECK(dom.find(fmt::format("id=\"{}\"", id)) != std::string::npos);
+  // The cost waterfall follows the GPU-time one, is linked from the navigation and prices each state.
+  CHECK(dom.find("id=\"cost-waterfall\"") > dom.find("id=\"waterfall\""));
+  CHECK(dom.find("href=\"#cost-waterfall\"") != std::string::npos);
+  CHECK(dom.find("% on productive GPU-hours") != std::string::npos);
+  for (const char* state : {">restart (", ">rework (", ">idle (", ">spare (", ">productive ("})
+    CHECK(dom.find(state) != std::string::npos);
   CHECK(dom.find("<table class=\"summary-table\">") != std::string::npos);
   CHECK(dom.find("<td class=\"metric\">goodput_frac</td>") != std::string::npos);
   CHECK(count(dom, "class=\"rack\"") == 18); // default.json: 18 racks, one cell each
@@ -156,6 +164,9 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   CHECK(html.find("timeseries.csv is not in this run&#39;s outputs.") != std::string::npos);
   CHECK(html.find("the rack grid needs one of them") != std::string::npos);
   CHECK(html.find("id=\"summary\"") != std::string::npos);
+  // default.json has no cost block: no cost metrics, so no cost waterfall and no link to it.
+  CHECK(html.find("cost-waterfall") == std::string::npos);
+  CHECK(html.find("id=\"waterfall\"") != std::string::npos);
 
   // racks.csv, when a run has it, drives the grid (cells grouped by loop).
   std::ofstream(run / "racks.csv")

@@ -150,6 +150,64 @@ std::string waterfall_section(const std::filesystem::path& dir) {
   return out + "<div class=\"charts\">\n" + charts + "</div></section>\n";
 }
 
+/// US dollars for a chart label: 1.160 M$, 21.9 k$, 512 $.
+std::string usd_text(double usd) {
+  if (std::fabs(usd) >= 1e6) return fmt::format("{:.3f} M$", usd / 1e6);
+  if (std::fabs(usd) >= 1e3) return fmt::format("{:.1f} k$", usd / 1e3);
+  return fmt::format("{:.0f} $", usd);
+}
+
+/// The cost waterfall (issue 16): each entity's cost_in_<state>_usd means from summary.csv, which sum to
+/// its cost_total_usd (docs/cost.md), from 100% down to the cost of its productive (a service's serving)
+/// GPU-hours. Empty when the run has no cost metrics (a scenario without a cost block).
+std::string cost_waterfall_section(const sim::CsvDocument& summary) {
+  const std::string label = "summary.csv";
+  const auto job = summary.require_column("job", label), metric = summary.require_column("metric", label),
+             mean = summary.require_column("mean", label);
+  constexpr std::string_view PREFIX = "cost_in_", SUFFIX = "_usd";
+  std::string charts;
+  for (const auto& entity : ordered_unique(summary, job)) {
+    std::vector<std::pair<std::string, double>> states;
+    double total = 0;
+    for (const auto& row : summary.rows) {
+      const std::string& m = row[metric];
+      if (row[job] != entity || m.size() <= PREFIX.size() + SUFFIX.size() || !m.starts_with(PREFIX) ||
+          !m.ends_with(SUFFIX))
+        continue;
+      const double v = num(row, mean);
+      if (std::isnan(v)) continue;
+      states.emplace_back(m.substr(PREFIX.size(), m.size() - PREFIX.size() - SUFFIX.size()), v);
+      total += v;
+    }
+    if (total <= 0) continue;
+    const bool serving =
+        std::any_of(states.begin(), states.end(), [](const auto& s) { return s.first == "serving"; });
+    const std::string kept = serving ? "serving" : "productive";
+    std::vector<svg::WaterfallStep> losses;
+    double kept_usd = 0;
+    for (const auto& [state, usd] : states) {
+      if (state == kept)
+        kept_usd += usd;
+      else
+        losses.push_back({fmt::format("{} ({})", state, usd_text(usd)), usd / total});
+    }
+    charts += svg::waterfall_chart(
+        "cost-waterfall-" + html_id(entity),
+        fmt::format("{}: {} per replica, {:.2f}% on {} GPU-hours", entity, usd_text(total),
+                    kept_usd / total * 100, kept),
+        losses, {fmt::format("{} ({})", kept, usd_text(kept_usd)), kept_usd / total}, 620, "cost");
+  }
+  if (charts.empty()) return "";
+  return "<section id=\"cost-waterfall\"><h2>Where the money went</h2>\n"
+         "<p>From 100% of an entity's cost over the run (cost_total_usd: depreciated capex, facility, crews "
+         "and "
+         "energy) down to the cost of its productive GPU-hours: the GPU-hours of each ledger state priced at "
+         "its cost per GPU-hour (the cost_in_&lt;state&gt;_usd metrics, mean over replicas; "
+         "docs/cost.md).</p>\n"
+         "<div class=\"charts\">\n" +
+         charts + "</div></section>\n";
+}
+
 std::string interruptions_section(const std::filesystem::path& dir) {
   std::string out =
       "<section id=\"interruptions\"><h2>Interruptions by cause</h2>\n"
@@ -526,11 +584,14 @@ std::string report_html(const std::filesystem::path& dir) {
   } else {
     html += note_html(scenario_note);
   }
-  html += "<nav><a href=\"#summary\">Summary</a> · <a href=\"#waterfall\">GPU-time</a> · <a "
-          "href=\"#interruptions\">Interruptions</a> · <a href=\"#timeseries\">Over time</a> · <a "
+  const std::string cost = cost_waterfall_section(summary);
+  html += "<nav><a href=\"#summary\">Summary</a> · <a href=\"#waterfall\">GPU-time</a> · ";
+  html += cost.empty() ? "" : "<a href=\"#cost-waterfall\">Cost</a> · ";
+  html += "<a href=\"#interruptions\">Interruptions</a> · <a href=\"#timeseries\">Over time</a> · <a "
           "href=\"#rack-grid\">Racks</a> · <a href=\"#cooling-power\">Cooling and power</a></nav>\n";
   html += summary_section(summary);
   html += waterfall_section(dir);
+  html += cost;
   html += interruptions_section(dir);
   std::string gauges, cooling;
   timeseries_sections(dir, gauges, cooling);

@@ -191,7 +191,7 @@ std::string bar_chart(const BarChart& c) {
 
 std::string waterfall_chart(const std::string& id, const std::string& title,
                             const std::vector<WaterfallStep>& losses, const WaterfallStep& remainder,
-                            int width) {
+                            int width, const std::string& total_label) {
   const double left = 150, right = 90, top = 26, row = 22;
   const std::size_t rows = losses.size() + 2;
   const int height = static_cast<int>(top + row * static_cast<double>(rows) + 30);
@@ -214,7 +214,7 @@ std::string waterfall_chart(const std::string& id, const std::string& title,
     out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"bvalue\">{}</text>\n", num(x_b + 4), num(y + 14),
                        value_text);
   };
-  bar(0, "GPU-time", 0, 1, "#7f7f7f", "100%");
+  bar(0, total_label, 0, 1, "#7f7f7f", "100%");
   double level = 1.0;
   for (std::size_t i = 0; i < losses.size(); ++i) {
     const double f = losses[i].frac;

@@ -47,10 +47,11 @@ struct WaterfallStep {
   std::string label;
   double frac = 0; ///< share of the total (0..1)
 };
-/// From 100% down: a full bar, one floating bar per loss, and the remainder (e.g. productive) last.
+/// From 100% down: a full bar (labelled total_label), one floating bar per loss, and the remainder (e.g.
+/// productive) last.
 std::string waterfall_chart(const std::string& id, const std::string& title,
                             const std::vector<WaterfallStep>& losses, const WaterfallStep& remainder,
-                            int width = 620);
+                            int width = 620, const std::string& total_label = "GPU-time");
 
 /// A categorical colour (for series), cycling through 8 colour-blind-safe colours.
 std::string palette(std::size_t i);
