@@ -526,6 +526,7 @@ ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
   o.wall = job.wall();
   o.queued = job.queued_time();
   o.completed_at = job.completed_at();
+  o.deadline_h = job.spec().deadline_h;
   o.reallocations = job.reallocations();
   for (int st = 0; st < workload::JOB_TIME_STATES; ++st)
     o.gpu_h[static_cast<std::size_t>(st)] =

@@ -159,6 +159,10 @@ std::vector<MetricDef> job_metrics() {
       {"queue_h", "h", S::JOB, B::LOWER, "Time the job was queued without GPUs", {}, true},
       {"completion_h", "h", S::JOB, B::LOWER,
        "When a job with work_h finished, from the start of the run (undefined when not done)", {}, true},
+      {"deadline_met_frac", "fraction", S::JOB, B::HIGHER,
+       "1 when the job's work was done by its deadline_h, else 0 (undefined without a deadline); the mean "
+       "over replicas is the probability of meeting it",
+       {}, true},
   };
 }
 

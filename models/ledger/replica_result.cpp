@@ -53,6 +53,10 @@ Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
       {"checkpoints", static_cast<double>(job.checkpoints)},
       {"queue_h", sim::to_hours(job.queued)},
       {"completion_h", job.completed_at >= 0 ? sim::to_hours(job.completed_at) : NaN},
+      {"deadline_met_frac", !(job.deadline_h > 0)       ? NaN
+                            : job.completed_at < 0      ? 0.0
+                            : sim::to_hours(job.completed_at) <= job.deadline_h ? 1.0
+                                                                                : 0.0},
   };
   for (int s = 0; s < workload::JOB_TIME_STATES; ++s)
     m.emplace_back("ledger_" + std::string(workload::job_time_name(static_cast<JobTime>(s))) + "_gpu_h",
@@ -156,7 +160,7 @@ namespace {
 template <class IO, class J>
   requires std::same_as<std::remove_const_t<J>, JobOutcome>
 void visit_fields(IO& io, J& j) {
-  io(j.name), io(j.gpus), io(j.wall), io(j.queued), io(j.completed_at), io(j.reallocations), io(j.gpu_h);
+  io(j.name), io(j.gpus), io(j.wall), io(j.queued), io(j.completed_at), io(j.deadline_h), io(j.reallocations), io(j.gpu_h);
   io(j.interruptions), io(j.interruptions_recovery), io(j.interruptions_planned), io(j.checkpoints), io(j.failures_by_mode);
   io(j.interruptions_by_mode), io(j.step_time_s), io(j.checkpoint_interval_s), io(j.model_flops_per_step);
   io(j.tokens_per_step), io(j.expected_mtbf_h), io(j.peak_flops_per_gpu), io(j.energy_j);
@@ -197,7 +201,7 @@ void visit_fields(IO& io, R& r) {
 // tests/unit/ledger/metric_table_test.cpp is the other guard. Sizes on 64-bit targets (x86-64, arm64).
 constexpr bool LP64 = sizeof(void*) == 8;
 static_assert(!LP64 || sizeof(ReplicaResult) == 280, "ReplicaResult changed: update visit_fields, then this size");
-static_assert(!LP64 || sizeof(JobOutcome) == 272, "JobOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(JobOutcome) == 280, "JobOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ServiceOutcome) == 88, "ServiceOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ModeOutcome) == 56, "ModeOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(Sample) == 32, "Sample changed: update visit_fields, then this size");

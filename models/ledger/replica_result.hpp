@@ -47,6 +47,7 @@ struct JobOutcome {
   sim::Tick wall = 0;          ///< time holding GPUs
   sim::Tick queued = 0;        ///< time queued without GPUs
   sim::Tick completed_at = -1; ///< when its work was done (-1: not done, or open-ended)
+  double deadline_h = 0;       ///< when its work was due (0: no deadline)
   int reallocations = 0;       ///< resizes and releases (0: held its full size throughout)
   std::array<double, workload::JOB_TIME_STATES> gpu_h{}; ///< GPU-hours in each ledger state
   std::uint64_t interruptions = 0;

@@ -62,6 +62,10 @@ const KeyTable& job_keys() {
                  "work_h from the tokens per step and the healthy step time; completion_h and cost_to_train_usd "
                  "report when and at what cost)",
                  sim::Bounds{0.0, 1e18, true, false}, {}, "none: work_h decides"},
+          KeyDef{"deadline_h", ValueType::NUMBER, "h", nullptr,
+                 "the job's work (work_h or target_tokens) is due this long after the start of the run: "
+                 "deadline_met_frac says whether it was done by then (its mean over replicas: the probability)",
+                 sim::Bounds{0.0, sim::MAX_DURATION_H, true, false}, {}, "none"},
           KeyDef{"tokens_per_s_per_gpu", ValueType::NUMBER, "tokens/s", nullptr,
                  "inference only: tokens one GPU serves per second", sim::positive(), {}, "required for inference"},
           KeyDef{"demand_tokens_per_s", ValueType::NUMBER, "tokens/s", nullptr,
@@ -174,7 +178,8 @@ void decode_job_name(const sim::Node& j, JobSpec& job, std::set<std::string>& na
 
 void decode_inference_job(const sim::Node& j, JobSpec& job) {
   for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac",
-                          "nvlink_comm_frac", "model", "parallelism", "checkpoint", "work_h", "target_tokens"})
+                          "nvlink_comm_frac", "model", "parallelism", "checkpoint", "work_h", "target_tokens",
+                          "deadline_h"})
     if (j.has(key)) j.problem(key, "applies only to training jobs (this job's kind is \"inference\")");
   decode_demand_trace(j, job);
   if (!j.has("tokens_per_s_per_gpu")) j.problem_here("missing tokens_per_s_per_gpu (required for kind \"inference\")");
@@ -242,6 +247,11 @@ void decode_training_job(const sim::Node& j, JobSpec& job) {
       j.problem("target_tokens", "needs the job's tokens per step: a model, or tokens_per_step");
     else if (!(job.step_time_s > 0) && !j.has("model"))
       j.problem("target_tokens", "needs the job's step time: a model, or step_time_s");
+  }
+  if (auto deadline = j.optional_number("deadline_h")) {
+    job.deadline_h = *deadline;
+    if (!(job.work_h > 0) && !j.has("target_tokens"))
+      j.problem("deadline_h", "needs the job's work: work_h or target_tokens (an open-ended job has no end to be late)");
   }
 
   const sim::Node c = j.object("checkpoint", checkpoint_keys());

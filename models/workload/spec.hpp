@@ -55,6 +55,7 @@ struct JobSpec {
   /// Training target: tokens to retain; 0: none. The World sets work_h from it once the healthy step
   /// time is known: work_h = target_tokens ÷ tokens_per_step × step_time_s ÷ 3600.
   double target_tokens = 0;
+  double deadline_h = 0;    ///< the work is due by then (from the start of the run); 0: no deadline
   double min_gpus_frac = 1; ///< elastic jobs (< 1) may shrink to this share of their GPUs
   // Inference services (kind inference): capacity and demand (see inference_service.hpp).
   double tokens_per_s_per_gpu = 0;

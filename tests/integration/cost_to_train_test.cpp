@@ -67,3 +67,25 @@ TEST_CASE("a training target in tokens: time to train and cost to train, derived
   for (const auto& [name, value] : cost::job_cost_metrics(model, late.at(0), late_job))
     if (name == "cost_to_train_usd") CHECK(std::isnan(value));
 }
+
+TEST_CASE("a deadline: met when the work is done by deadline_h, missed otherwise, undefined without one",
+          "[scenario][cost]") {
+  // The job of the test above finishes at 4,250 s = 1.1806 h (no failures: every replica alike).
+  auto met = [](const char* deadline) {
+    const std::string text = std::string(R"({
+      "name": "dl", "replicas": 1, "duration_h": 48,
+      "hardware": { "gpu": { "model": "rubin" }, "rack": { "kind": "nvl72", "spare_gpus": 8 } },
+      "cluster": { "racks": 4 }, "operations": { "restart_s": 600 },
+      "jobs": [ { "name": "j", "gpus": 128, "step_time_s": 2, "model_flops_per_step": 1e15, "tokens_per_step": 4e6,
+                  "target_tokens": 7.2e9, "checkpoint": { "interval_s": 600, "write_s": 10 })") +
+                             deadline + "} ] }";
+    const auto results = test::simulate(test::scenario_from_text(text));
+    for (const auto& [name, value] : ledger::job_metrics(results.at(0).jobs.at(0), 1e15))
+      if (name == "deadline_met_frac") return value;
+    FAIL("no deadline_met_frac");
+    return -1.0;
+  };
+  CHECK(met(R"(, "deadline_h": 1.2)") == 1.0);   // 4,320 s: done 70 s before
+  CHECK(met(R"(, "deadline_h": 1.18)") == 0.0);  // 4,248 s: 2 s late
+  CHECK(std::isnan(met("")));
+}

@@ -101,6 +101,16 @@ TEST_CASE("cost: a training target in tokens is checked against the job", "[unit
       "t.json");
   CHECK(no_tokens.errors == "t.json: /jobs/0/target_tokens: needs the job's tokens per step: a model, or "
                             "tokens_per_step (got 1000000000.0)\n");
+  const auto no_step = tools::load_scenario_text(
+      R"({"cluster": {"racks": 2}, "jobs": [{"name": "j", "gpus": 64, "tokens_per_step": 1e6,
+          "target_tokens": 1e9}]})",
+      "t.json");
+  CHECK(no_step.errors == "t.json: /jobs/0/target_tokens: needs the job's step time: a model, or step_time_s "
+                          "(got 1000000000.0)\n");
+  const auto open_ended = tools::load_scenario_text(
+      R"({"cluster": {"racks": 2}, "jobs": [{"name": "j", "gpus": 64, "deadline_h": 10}]})", "t.json");
+  CHECK(open_ended.errors == "t.json: /jobs/0/deadline_h: needs the job's work: work_h or target_tokens (an "
+                             "open-ended job has no end to be late) (got 10)\n");
 }
 
 TEST_CASE("cost: the priced bill of a fabric is dcsim topology's counts times the prices", "[unit][cost]") {
