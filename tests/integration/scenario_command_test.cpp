@@ -16,7 +16,9 @@ using dcsim::test::shell_quote;
 
 namespace {
 
-std::string scenario_file(const std::string& name) { return std::string(DCSIM_SOURCE_DIR) + "/scenarios/" + name; }
+std::string scenario_file(const std::string& name) {
+  return std::string(DCSIM_SOURCE_DIR) + "/scenarios/" + name;
+}
 
 /// Runs `dcsim scenario` on `file` (extra arguments appended), writes stdout to `out`; returns the exit code.
 int print_scenario(const std::string& file, const fs::path& out, const std::string& extra = "") {
@@ -43,7 +45,8 @@ TEST_CASE("dcsim scenario: a commented scenario with a trace file prints plain J
   REQUIRE(read_text(original).find("//") != std::string::npos);
   const fs::path printed = dir / "resolved.json";
   REQUIRE(print_scenario(original, printed) == 0);
-  CHECK(run_shell(fmt::format("python3 -m json.tool {} > /dev/null", shell_quote(printed.string()))).exit_code == 0);
+  CHECK(run_shell(fmt::format("python3 -m json.tool {} > /dev/null", shell_quote(printed.string())))
+            .exit_code == 0);
   const auto doc = nlohmann::json::parse(read_text(printed));
   CHECK(doc.at("name") == "cooling-heatwave");
   CHECK_FALSE(doc.at("cooling").contains("facility_water_trace_file"));
@@ -61,10 +64,12 @@ TEST_CASE("dcsim scenario: a commented scenario with a trace file prints plain J
   CHECK(read_text(dir / "again.json") == read_text(printed));
 }
 
-TEST_CASE("dcsim scenario: --set applied, defaults that do not apply left out", "[scenario][workflow][resolved]") {
+TEST_CASE("dcsim scenario: --set applied, defaults that do not apply left out",
+          "[scenario][workflow][resolved]") {
   const fs::path dir = dcsim::test::fresh_test_dir("resolved-scenario-set");
   const fs::path printed = dir / "resolved.json";
-  REQUIRE(print_scenario(scenario_file("default.json"), printed, "--set replicas=3 --set output.events=false") == 0);
+  REQUIRE(print_scenario(scenario_file("default.json"), printed,
+                         "--set replicas=3 --set output.events=false") == 0);
   const auto doc = nlohmann::json::parse(read_text(printed));
   CHECK(doc.at("replicas") == 3);
   CHECK(doc.at("output").at("events") == false);
@@ -74,7 +79,8 @@ TEST_CASE("dcsim scenario: --set applied, defaults that do not apply left out", 
     CHECK_FALSE(doc.at("power").contains("grid_policy"));
 }
 
-TEST_CASE("dcsim scenario: a bad file is reported with its location, exit 2", "[scenario][workflow][resolved]") {
+TEST_CASE("dcsim scenario: a bad file is reported with its location, exit 2",
+          "[scenario][workflow][resolved]") {
   const fs::path dir = dcsim::test::fresh_test_dir("resolved-scenario-bad");
   const fs::path bad = dir / "bad.json";
   std::ofstream(bad) << "{\"cluster\": {\"racks\": 2}, \"replicas\": 0}\n";

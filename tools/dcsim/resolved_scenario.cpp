@@ -23,9 +23,9 @@ bool decodes(const Json& document) {
   return scenario && problems.empty();
 }
 
-/// Fills, in the object `object` matched by `table`, each absent key with a constant default the decoder
-/// accepts there (`root` is the whole document, decoded after each fill), then recurses into the objects
-/// and arrays of objects that have their own table. `pattern` is the table's path, "*" for array elements.
+/// Fills, in `object` (matched by `table`), each absent key with a constant default the decoder accepts
+/// there (`root`, the whole document, is decoded after each fill), then recurses into the objects and
+/// arrays of objects that have their own table ("*" in a table's path stands for array elements).
 void fill_defaults(Json& root, Json& object, const KeyTable& table) {
   for (const auto& key : table.keys) {
     if (!object.contains(key.name) && !key.default_value.is_null()) {
@@ -47,7 +47,8 @@ void fill_defaults(Json& root, Json& object, const KeyTable& table) {
 
 /// Trace files replaced by the points the loader read from them.
 void inline_traces(Json& document, const Scenario& scenario) {
-  if (auto cooling = document.find("cooling"); cooling != document.end() && cooling->is_object() && scenario.cooling)
+  if (auto cooling = document.find("cooling");
+      cooling != document.end() && cooling->is_object() && scenario.cooling)
     if (cooling->erase("facility_water_trace_file") > 0) {
       Json points = Json::array();
       for (const auto& p : scenario.cooling->facility_trace)
@@ -74,12 +75,14 @@ Json resolved_scenario(const LoadedScenario& loaded) {
   document["name"] = loaded.scenario->name;
   inline_traces(document, *loaded.scenario);
   const KeyTable* root = table_at("");
-  if (!root || !decodes(document)) throw std::logic_error("resolved_scenario: the resolved document does not decode");
+  if (!root || !decodes(document))
+    throw std::logic_error("resolved_scenario: the resolved document does not decode");
   fill_defaults(document, document, *root);
   return document;
 }
 
-int scenario_command(const std::string& path, const std::vector<std::string>& overrides, bool allow_outside_files) {
+int scenario_command(const std::string& path, const std::vector<std::string>& overrides,
+                     bool allow_outside_files) {
   const auto loaded = load_scenario(path, overrides, {allow_outside_files});
   if (!loaded.scenario) {
     std::cerr << loaded.errors;

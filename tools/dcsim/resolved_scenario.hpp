@@ -25,6 +25,7 @@ sim::Json resolved_scenario(const LoadedScenario& loaded);
 
 /// Prints the resolved scenario of `path` on stdout (2-space JSON). Returns 0, or 2 with every problem on
 /// stderr when the file does not load.
-int scenario_command(const std::string& path, const std::vector<std::string>& overrides, bool allow_outside_files);
+int scenario_command(const std::string& path, const std::vector<std::string>& overrides,
+                     bool allow_outside_files);
 
 } // namespace dcsim::tools
