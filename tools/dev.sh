@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake g++ make pkg-config libsimgrid-dev libboost-graph-dev nlohmann-json3-dev catch2 libfmt-dev
-          libcli11-dev)
+          libcli11-dev help2man)
 # Only for the tests: the report is checked in headless chromium, the notebook runs under jupyter
 # nbconvert (pandas, matplotlib, ipykernel), scenarios are validated against `dcsim schema` by jsonschema.
 # The loader fuzzer (tools/fuzz) is built with clang's libFuzzer.

@@ -137,9 +137,10 @@ const KeyTable& failure_mode_keys() {
           KeyDef{"weibull_start", ValueType::STRING, "", "stationary",
                  "Weibull fleets at t = 0: stationary (in service for long, steady state) or new (installed at 0)",
                  {}, {"stationary", "new"}},
-          KeyDef{"detect_s", ValueType::NUMBER, "s", 60.0,
-                 "delay from failure to detection (cooling scopes: /cooling/racky_detect_s when absent)",
-                 sim::non_negative()},
+          // No constant default: absent means 60 s, but Racky's delay for cooling scopes.
+          KeyDef{"detect_s", ValueType::NUMBER, "s", nullptr, "delay from failure to detection",
+                 sim::non_negative(), {},
+                 fmt::format("{} s; cooling scopes: /cooling/racky_detect_s", DEFAULT_DETECT_S)},
           KeyDef{"repair_h", ValueType::NUMBER, "h", 4.0,
                  "mean repair time once detected (0: nothing to replace, e.g. a software fault)",
                  sim::non_negative()},
@@ -268,8 +269,9 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
     mode.weibull_new = m.string("weibull_start") == "new";
     if (m.has("weibull_start") && mode.weibull_shape == 1.0)
       m.problem("weibull_start", "applies only to Weibull modes (weibull_shape != 1)");
-    mode.detect_s = m.number("detect_s");
-    mode.detect_given = m.has("detect_s");
+    const auto detect_s = m.optional_number("detect_s");
+    mode.detect_s = detect_s.value_or(DEFAULT_DETECT_S);
+    mode.detect_given = detect_s.has_value();
     mode.repair_h = m.number("repair_h");
     const std::string dist = m.string("repair_dist");
     mode.repair_dist = dist == "exponential" ? RepairDist::EXPONENTIAL

@@ -36,6 +36,9 @@
 
 namespace dcsim::failure {
 
+/// Detection delay of a mode that gives no detect_s (s; cooling scopes take /cooling/racky_detect_s).
+inline constexpr double DEFAULT_DETECT_S = 60.0;
+
 enum class RateKey { MTBF_H, PER_GPU_DAY, PER_NODE_DAY };
 enum class RepairDist { FIXED, EXPONENTIAL, LOGNORMAL };
 
@@ -79,7 +82,7 @@ struct FailureModeSpec {
   double rate_value = 0; ///< value of the rate key, in its own unit
   double weibull_shape = 1.0;
   bool weibull_new = false; ///< true: every unit is new at t = 0; false: the fleet is in steady state
-  double detect_s = 60;
+  double detect_s = DEFAULT_DETECT_S;
   bool detect_given = true; ///< false: detect_s is the default (cooling modes then take Racky's delay)
   double repair_h = 4;
   RepairDist repair_dist = RepairDist::FIXED;

@@ -7,6 +7,7 @@
 #include "tools/dcsim/describe.hpp"
 #include "tools/dcsim/huge_pages.hpp"
 #include "tools/dcsim/report.hpp"
+#include "tools/dcsim/resolved_scenario.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 #include "tools/dcsim/schema.hpp"
@@ -122,6 +123,16 @@ int main(int argc, char** argv) {
   bool validate_outside = false;
   validate_cmd->add_flag("--allow-outside-files", validate_outside, OUTSIDE_HELP);
 
+  std::string resolved_path;
+  std::vector<std::string> resolved_overrides;
+  bool resolved_outside = false;
+  auto* scenario_cmd = app.add_subcommand(
+      "scenario", "print the scenario as the loader resolves it, as plain JSON: comments stripped, --set applied, "
+                  "constant defaults filled, trace files inlined (a file `dcsim run` reads with the same results)");
+  scenario_cmd->add_option("scenario", resolved_path, "scenario JSON file")->required();
+  scenario_cmd->add_option("--set", resolved_overrides, "override a scenario key: key.path=value (repeatable)");
+  scenario_cmd->add_flag("--allow-outside-files", resolved_outside, OUTSIDE_HELP);
+
   std::string step_path;
   std::vector<std::string> step_overrides;
   bool step_json = false;
@@ -186,6 +197,7 @@ int main(int argc, char** argv) {
   if (*compare_cmd) return dcsim::tools::compare_command(compare);
   if (*report_cmd) return dcsim::tools::report_command(report_dir, report_output);
   if (*validate_cmd) return validate_command(validate_path, validate_overrides, validate_outside);
+  if (*scenario_cmd) return dcsim::tools::scenario_command(resolved_path, resolved_overrides, resolved_outside);
   if (*step_cmd) return dcsim::tools::step_command(step_path, step_overrides, step_json, step_outside);
   if (*topology_cmd) return dcsim::tools::topology_command(topology);
   if (*cost_cmd) return dcsim::tools::cost_command(cost_options);
