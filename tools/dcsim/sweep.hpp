@@ -16,6 +16,14 @@
 // (output_folder.hpp), so a run killed at any moment leaves each point as it was or complete. `--resume`
 // skips complete points; sweep.csv is removed when points start to run and rebuilt from the points'
 // summary.csv files, so it is byte-identical whether or not the sweep was resumed.
+//
+// Shards. `--shard I/N` runs only the points with index % N == I - 1 (round robin rather than blocks:
+// the first axis changes slowest, so neighbouring points share its value and often its cost; dealing
+// them out spreads a costly value over every shard) into the same OUT/points/ layout, and writes no
+// sweep.csv. `--merge-only` runs nothing: it checks every point is complete (as --resume does) and
+// writes sweep.csv, byte-identical to a one-machine sweep since it is built from the same files; a
+// missing or incomplete point is listed, exit 2, nothing written. Each point folder is written by one
+// shard only, so shards on several machines may share OUT over a network file system.
 #pragma once
 
 #include "models/scenario.hpp"
@@ -37,7 +45,16 @@ struct SweepOptions {
   bool resume = false;
   bool quiet = false;
   bool allow_outside_files = false; ///< trace files may lie outside the scenario's folder
+  int shard_index = 0;              ///< --shard I/N: I (1-based); 0: every point
+  int shard_count = 0;              ///< --shard I/N: N; 0: not sharded (sweep.csv written at the end)
+  bool merge_only = false;          ///< run nothing: sweep.csv from the complete points, else exit 2
 };
+
+/// Parses `I/N` (1 <= I <= N). Returns an error message, or "" on success.
+std::string parse_shard(std::string_view text, int& index, int& count);
+/// Whether point `point` belongs to shard `index` of `count` (round robin: point % count == index - 1);
+/// every point when count <= 1.
+bool point_in_shard(int point, int index, int count);
 
 /// Parses `key.path=v1,v2,...`: values are separated by commas outside brackets, braces and quotes,
 /// each read as JSON when it parses, otherwise as a string. Returns an error message, or "" on success.
