@@ -147,3 +147,72 @@ TEST_CASE("tools/slurm-sweep --dry-run: an array of N shard tasks and a merge af
   CHECK(usage.exit_code == 2);
   CHECK(usage.output == "slurm-sweep: --shard: set by slurm-sweep; remove it after --\n");
 }
+
+TEST_CASE("sweep --zip: keys varied together; unequal lengths are an error", "[scenario][workflow][sweep]") {
+  const fs::path dir = test::fresh_test_dir("sweep-zip");
+  const std::string scenario = shell_quote(source("scenarios/default.json"));
+  const auto bad =
+      run_shell(fmt::format("{} sweep {} --zip operations.spare_racks=0,1,2 --zip seed=1,2 --out {} 2>&1",
+                            dcsim_binary(), scenario, shell_quote((dir / "bad").string())));
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output ==
+        "dcsim sweep: zipped key seed lists 2 values, but operations.spare_racks lists 3 (zipped "
+        "keys vary together: give each as many values)\n");
+  CHECK_FALSE(fs::exists(dir / "bad"));
+
+  // 2 zipped pairs x 2 values of duration_h: 4 points, not 8.
+  const auto r =
+      run_shell(fmt::format("{} sweep {} --vary duration_h=100,200 --zip operations.spare_racks=0,2 "
+                            "--zip seed=3,4 --replicas 2 -j 2 -q --out {} 2>&1",
+                            dcsim_binary(), scenario, shell_quote((dir / "zip").string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.rfind("sweep default: 4 points (3 varied keys), 4 to run\n", 0) == 0);
+  const std::string csv = read_text(dir / "zip" / "sweep.csv");
+  CHECK(csv.rfind("point,duration_h,operations.spare_racks,seed,scenario,job,metric,", 0) == 0);
+  for (const std::string row :
+       {"\n0,100,0,3,default,", "\n1,100,2,4,default,", "\n2,200,0,3,default,", "\n3,200,2,4,default,"})
+    CHECK(csv.find(row) != std::string::npos);
+  CHECK(csv.find("\n1,100,2,3,") == std::string::npos);
+}
+
+TEST_CASE("sweep --skip-invalid: bad points reported as without it, the others run, sweep.csv lists them",
+          "[scenario][workflow][sweep]") {
+  const fs::path dir = test::fresh_test_dir("sweep-skip-invalid");
+  const std::string file = source("scenarios/default.json");
+  auto sweep_with = [&](const std::string& racks, const fs::path& out) {
+    return run_shell(fmt::format("{} sweep {} --vary operations.spare_racks={} --vary seed=1,2 --replicas 2 "
+                                 "--set duration_h=100 -j 2 -q --skip-invalid --out {} 2>&1",
+                                 dcsim_binary(), shell_quote(file), racks, shell_quote(out.string())));
+  };
+  const auto r = sweep_with("1,17", dir / "out");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  for (int point : {2, 3})
+    CHECK(r.output.find(
+              fmt::format("{} (sweep point {}: operations.spare_racks=17, seed={}): /jobs/0/gpus: needs 16 "
+                          "racks of 64 usable GPUs, but only 1 of the cluster's 18 are not spares (got 1024)",
+                          file, point, point - 1)) != std::string::npos);
+  CHECK(r.output.find("dcsim sweep: --skip-invalid: 2 of 4 points are invalid and skipped (see above)\n") !=
+        std::string::npos);
+  CHECK(r.output.find("sweep default: 4 points (2 varied keys), 2 to run\n") != std::string::npos);
+  const std::string csv = read_text(dir / "out" / "sweep.csv");
+  CHECK(csv.find("\n0,1,1,default,") != std::string::npos);
+  CHECK(csv.find("\n1,1,2,default,") != std::string::npos);
+  CHECK(csv.find("\n2,") == std::string::npos);
+  CHECK(csv.find("\n3,") == std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out" / "points" / "point-002"));
+  // The merge checks the valid points only.
+  const auto merged =
+      run_shell(fmt::format("{} sweep {} --vary operations.spare_racks=1,17 --vary seed=1,2 "
+                            "--replicas 2 --set duration_h=100 --skip-invalid --merge-only --out {} "
+                            "2>/dev/null",
+                            dcsim_binary(), shell_quote(file), shell_quote((dir / "out").string())));
+  CHECK(merged.exit_code == 0);
+  CHECK(read_text(dir / "out" / "sweep.csv") == csv);
+
+  const auto none = sweep_with("17", dir / "none");
+  CHECK(none.exit_code == 2);
+  CHECK(none.output.find("dcsim sweep: --skip-invalid: no point is valid\n") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "none"));
+}

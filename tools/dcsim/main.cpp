@@ -82,6 +82,9 @@ int main(int argc, char** argv) {
   sweep_cmd->footer(exit_codes);
   sweep_cmd->add_option("scenario", sweep.scenario_path, "scenario JSON file")->required();
   sweep_cmd->add_option("--vary", sweep.vary, "a varied key and its values: key.path=v1,v2,... (repeatable)");
+  sweep_cmd->add_option("--zip", sweep.zip,
+                        "keys varied together: key.path=v1,v2,... (repeatable; each as many values, the i-th "
+                        "point of the group takes every key's i-th value)");
   sweep_cmd->add_option("--out", sweep.out_dir, "output directory (default out/<scenario name>-sweep)");
   int sweep_replicas = 0;
   long long sweep_seed = -1;
@@ -95,6 +98,8 @@ int main(int argc, char** argv) {
   std::string sweep_shard;
   sweep_cmd->add_option("--shard", sweep_shard,
                         "run only the points with index % N == I-1 (I/N, 1-based), write no sweep.csv");
+  sweep_cmd->add_flag("--skip-invalid", sweep.skip_invalid,
+                      "report the invalid points and run the others (sweep.csv lists only valid points)");
   sweep_cmd->add_flag("--merge-only", sweep.merge_only,
                       "run nothing: write sweep.csv from the complete points (exit 2 listing any not complete)");
 

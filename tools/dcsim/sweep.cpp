@@ -98,10 +98,42 @@ std::string SweepPoint::label() const {
   return out;
 }
 
+std::vector<std::vector<std::size_t>> sweep_dimensions(const std::vector<SweepAxis>& axes) {
+  std::vector<std::vector<std::size_t>> dims;
+  std::size_t zip_dim = 0;
+  bool zip_seen = false;
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    if (!axes[a].zipped) {
+      dims.push_back({a});
+    } else if (!zip_seen) {
+      zip_seen = true;
+      zip_dim = dims.size();
+      dims.push_back({a});
+    } else {
+      dims[zip_dim].push_back(a);
+    }
+  }
+  return dims;
+}
+
+std::string zip_length_problem(const std::vector<SweepAxis>& axes) {
+  const SweepAxis* first = nullptr;
+  for (const auto& a : axes) {
+    if (!a.zipped) continue;
+    if (!first) first = &a;
+    if (a.values.size() != first->values.size())
+      return fmt::format(
+          "zipped key {} lists {} values, but {} lists {} (zipped keys vary together: give each "
+          "as many values)",
+          sim::excerpt(a.key), a.values.size(), sim::excerpt(first->key), first->values.size());
+  }
+  return {};
+}
+
 std::string sweep_size_problem(const std::vector<SweepAxis>& axes) {
   double points = 1; // a double: a product of many axes overflows no integer type here
-  for (const auto& a : axes)
-    points *= static_cast<double>(a.values.size());
+  for (const auto& dim : sweep_dimensions(axes))
+    points *= static_cast<double>(axes[dim.front()].values.size());
   if (points <= static_cast<double>(MAX_SWEEP_POINTS)) return {};
   return fmt::format(
       "{:.0f} points (the product of the varied keys' value counts): more than dcsim's limit of {}", points,
@@ -111,9 +143,12 @@ std::string sweep_size_problem(const std::vector<SweepAxis>& axes) {
 std::vector<SweepPoint> expand_points(const Json& base, const std::vector<SweepAxis>& axes) {
   if (!sweep_size_problem(axes).empty())
     throw std::length_error("expand_points: " + sweep_size_problem(axes));
+  if (!zip_length_problem(axes).empty())
+    throw std::invalid_argument("expand_points: " + zip_length_problem(axes));
+  const auto dims = sweep_dimensions(axes);
   std::size_t count = axes.empty() ? 0 : 1;
-  for (const auto& a : axes)
-    count *= a.values.size();
+  for (const auto& dim : dims)
+    count *= axes[dim.front()].values.size();
   std::vector<std::string> keys;
   for (const auto& a : axes)
     keys.push_back(a.key);
@@ -125,9 +160,11 @@ std::vector<SweepPoint> expand_points(const Json& base, const std::vector<SweepA
     p.keys = keys;
     p.values.resize(axes.size());
     std::size_t rest = i;
-    for (std::size_t a = axes.size(); a-- > 0;) { // last axis fastest
-      p.values[a] = axes[a].values[rest % axes[a].values.size()];
-      rest /= axes[a].values.size();
+    for (std::size_t d = dims.size(); d-- > 0;) { // last dimension fastest; zipped axes share one
+      const std::size_t size = axes[dims[d].front()].values.size();
+      for (const std::size_t a : dims[d])
+        p.values[a] = axes[a].values[rest % size];
+      rest /= size;
     }
     p.document = base;
     for (std::size_t a = 0; a < axes.size(); ++a) {
@@ -179,7 +216,7 @@ bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point
 }
 
 std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vector<SweepAxis>& axes,
-                           const std::vector<SweepPoint>& points) {
+                           const std::vector<SweepPoint>& points, int total_points) {
   const auto& summary_columns = summary_schema().columns;
   sim::CsvSchema schema{"sweep.csv", {"point"}};
   for (const auto& a : axes) {
@@ -190,7 +227,7 @@ std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vect
   for (const auto& c : summary_columns)
     schema.columns.push_back(c);
   sim::CsvTable table(schema);
-  const int count = static_cast<int>(points.size());
+  const int count = total_points >= 0 ? total_points : static_cast<int>(points.size());
   for (const auto& p : points) {
     const auto summary =
         sim::read_csv_file(out_dir / "points" / point_dir_name(p.index, count) / summary_schema().name);
@@ -254,16 +291,23 @@ constexpr int NOT_DONE = -1; ///< a step's result when the command goes on
 /// The scenario's sweep block, then the --vary options; NOT_DONE, or the exit code.
 int collect_axes(const SweepOptions& o, const Scenario& scenario, std::vector<SweepAxis>& axes) {
   axes = scenario.sweep;
-  std::vector<std::string> given; // keys varied on the command line
-  for (const auto& text : o.vary) {
+  std::vector<std::string> given;                  // keys varied on the command line
+  std::vector<std::pair<std::string, bool>> texts; // (--vary or --zip text, zipped)
+  for (const auto& text : o.vary)
+    texts.emplace_back(text, false);
+  for (const auto& text : o.zip)
+    texts.emplace_back(text, true);
+  for (const auto& [text, zipped] : texts) {
     SweepAxis axis;
     if (const std::string error = parse_vary(text, axis); !error.empty()) {
-      std::cerr << "dcsim sweep: " << error << "\n";
+      std::cerr << "dcsim sweep: " << (zipped ? "--zip" + error.substr(6) : error) << "\n";
       return EXIT_BAD_INPUT;
     }
+    axis.zipped = zipped;
     auto same = std::find_if(axes.begin(), axes.end(), [&](const SweepAxis& a) { return a.key == axis.key; });
     if (std::find(given.begin(), given.end(), axis.key) != given.end()) {
-      std::cerr << fmt::format("dcsim sweep: --vary {}: the key is varied twice\n", axis.key);
+      std::cerr << fmt::format("dcsim sweep: {} {}: the key is varied twice\n", zipped ? "--zip" : "--vary",
+                               axis.key);
       return EXIT_BAD_INPUT;
     }
     given.push_back(axis.key);
@@ -275,6 +319,10 @@ int collect_axes(const SweepOptions& o, const Scenario& scenario, std::vector<Sw
   if (axes.empty()) {
     std::cerr << "dcsim sweep: nothing to vary: give --vary key.path=v1,v2,... or a \"sweep\" block in the "
                  "scenario\n";
+    return EXIT_BAD_INPUT;
+  }
+  if (const std::string problem = zip_length_problem(axes); !problem.empty()) {
+    std::cerr << "dcsim sweep: " << problem << "\n";
     return EXIT_BAD_INPUT;
   }
   if (const std::string problem = sweep_size_problem(axes); !problem.empty()) {
@@ -302,7 +350,9 @@ std::string decode_points(const SweepOptions& o, const std::vector<SweepPoint>& 
     } catch (const sim::Json::exception& e) {
       problems.add("", "cannot read the document: " + sim::excerpt(e.what(), 160));
     }
-    errors += problems.format(where);
+    const std::string found = problems.format(where);
+    if (!found.empty()) scenarios[static_cast<std::size_t>(p.index)].reset(); // a bad point has no scenario
+    errors += found;
   }
   return errors;
 }
@@ -314,6 +364,13 @@ struct SweepPlan {
   std::vector<std::optional<Scenario>> scenarios;
   std::filesystem::path out_dir;
   std::string name;
+  /// The points that decoded (every point unless --skip-invalid skipped some).
+  std::vector<SweepPoint> valid_points() const {
+    std::vector<SweepPoint> valid;
+    for (const auto& p : points)
+      if (scenarios[static_cast<std::size_t>(p.index)]) valid.push_back(p);
+    return valid;
+  }
   std::filesystem::path point_dir(int index) const {
     return out_dir / "points" / point_dir_name(index, static_cast<int>(points.size()));
   }
@@ -332,9 +389,17 @@ int plan_sweep(const SweepOptions& o, SweepPlan& plan) {
   plan.points = expand_points(base, plan.axes);
   if (const std::string errors = decode_points(o, plan.points, plan.scenarios); !errors.empty()) {
     std::cerr << errors;
-    return EXIT_BAD_INPUT;
+    const std::size_t valid = plan.valid_points().size();
+    if (!o.skip_invalid || valid == 0) {
+      if (o.skip_invalid) std::cerr << "dcsim sweep: --skip-invalid: no point is valid\n";
+      return EXIT_BAD_INPUT;
+    }
+    std::cerr << fmt::format(
+        "dcsim sweep: --skip-invalid: {} of {} points are invalid and skipped (see above)\n",
+        plan.points.size() - valid, plan.points.size());
   }
-  plan.name = plan.scenarios.front()->name; // as the first point names it
+  plan.name = plan.scenarios[static_cast<std::size_t>(plan.valid_points().front().index)]
+                  ->name; // the first valid point
   plan.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / (loaded.scenario->name + "-sweep")
                                    : std::filesystem::path(o.out_dir);
   return NOT_DONE;
@@ -432,8 +497,9 @@ void print_goodput_table(const std::filesystem::path& sweep_csv, const std::vect
 
 /// Writes sweep.csv from the points' outputs and prints the table.
 void assemble_sweep_csv(const SweepPlan& plan) {
-  sim::write_file_atomically(plan.out_dir / "sweep.csv",
-                             sweep_csv_text(plan.out_dir, plan.axes, plan.points));
+  sim::write_file_atomically(
+      plan.out_dir / "sweep.csv",
+      sweep_csv_text(plan.out_dir, plan.axes, plan.valid_points(), static_cast<int>(plan.points.size())));
   print_goodput_table(plan.out_dir / "sweep.csv", plan.axes);
   std::cout << fmt::format("outputs written to {}/ (sweep.csv, points/)\n", plan.out_dir.string());
 }
@@ -442,7 +508,7 @@ void assemble_sweep_csv(const SweepPlan& plan) {
 int merge_points(const SweepPlan& plan) {
   std::string missing;
   int incomplete = 0;
-  for (const auto& p : plan.points) {
+  for (const auto& p : plan.valid_points()) {
     std::string why;
     if (point_is_complete(plan.point_dir(p.index), p, &why)) continue;
     ++incomplete;
@@ -454,7 +520,7 @@ int merge_points(const SweepPlan& plan) {
     std::cerr << missing
               << fmt::format(
                      "dcsim sweep --merge-only: {} of {} points are not complete; no sweep.csv written\n",
-                     incomplete, plan.points.size());
+                     incomplete, plan.valid_points().size());
     return EXIT_BAD_INPUT;
   }
   assemble_sweep_csv(plan);
@@ -467,7 +533,9 @@ int run_sweep(const SweepOptions& o, const SweepPlan& plan) {
   std::vector<int> todo;
   int mine = 0;
   for (const auto& p : plan.points) {
-    if (!point_in_shard(p.index, o.shard_index, o.shard_count)) continue;
+    if (!point_in_shard(p.index, o.shard_index, o.shard_count) ||
+        !plan.scenarios[static_cast<std::size_t>(p.index)])
+      continue;
     ++mine;
     if (!o.resume || !point_is_complete(plan.point_dir(p.index), p)) todo.push_back(p.index);
   }
