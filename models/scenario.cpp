@@ -71,6 +71,10 @@ const KeyTable& sweep_keys() {
       {
           KeyDef{"vary", ValueType::ARRAY, "", Json::array(),
                  "varied keys, the first one slowest in point order (see /sweep/vary/*)"},
+          KeyDef{"zip", ValueType::ARRAY, "", Json::array(),
+                 "keys varied together, each listing as many values (see /sweep/zip/*): point i of "
+                 "the group takes every key's i-th value; the group is one axis of the product, after the vary "
+                 "keys"},
       }};
   return table;
 }
@@ -86,6 +90,18 @@ const KeyTable& sweep_axis_keys() {
   return table;
 }
 
+namespace {
+
+/// The elements of /sweep/zip: as /sweep/vary/* (a table of their own so the schema and the reference
+/// docs describe them where they are).
+const KeyTable& sweep_zip_axis_keys() {
+  static const KeyTable table{"sweep", "/sweep/zip/*", "one of the keys varied together and its values",
+                              sweep_axis_keys().keys};
+  return table;
+}
+
+} // namespace
+
 std::vector<const KeyTable*> scenario_key_tables() {
   return {&scenario_keys(),          &hardware::hardware_keys(),      &hardware::gpu_keys(),
           &hardware::rack_keys(),    &hardware::cluster_keys(),       &fabric::fabric_keys(),
@@ -94,7 +110,7 @@ std::vector<const KeyTable*> scenario_key_tables() {
           &ops::operations_keys(),   &ops::repair_stage_keys(),       &ops::rlcc_keys(),               &ops::wave_keys(),
           &workload::job_keys(),     &workload::model_keys(),         &workload::parallelism_keys(),
           &workload::checkpoint_keys(), &output_keys(),      &cost::cost_keys(),       &sweep_keys(),
-          &sweep_axis_keys()};
+          &sweep_axis_keys(),        &sweep_zip_axis_keys()};
 }
 
 double scale_out_gbps(const Scenario& scenario) {
@@ -112,6 +128,40 @@ void decode_end_when(const sim::Node& root, Scenario& s) {
   });
   if (!any)
     root.problem("end_when", "jobs_done needs a training job with work_h > 0 (no job here ends by itself)");
+}
+
+/// The sweep block: "vary" axes, then "zip" axes (varied together, so each as long as the first).
+void decode_sweep(const sim::Node& sweep, std::vector<SweepAxis>& axes) {
+  std::string first_zip; // the first zipped axis's pointer
+  std::size_t zip_count = 0;
+  for (const bool zipped : {false, true}) {
+    for (const sim::Node& axis : sweep.objects(zipped ? "zip" : "vary", zipped ? sweep_zip_axis_keys() : sweep_axis_keys())) {
+      SweepAxis a;
+      a.key = axis.string("key");
+      a.zipped = zipped;
+      if (axis.has("key") && a.key.empty()) axis.problem("key", "must not be empty");
+      for (const auto& other : axes)
+        if (!a.key.empty() && other.key == a.key) axis.problem("key", "is varied twice");
+      if (const Json* values = axis.raw("values"); values && values->is_array()) {
+        if (values->empty()) axis.problem("values", "must list at least one value");
+        for (const auto& v : *values)
+          a.values.push_back(v);
+        if (zipped && first_zip.empty()) {
+          first_zip = axis.pointer();
+          zip_count = a.values.size();
+        } else if (zipped && a.values.size() != zip_count) {
+          axis.problem("values", fmt::format("lists {} values, but {}/values lists {} (zipped keys vary together: "
+                                             "give each as many values)",
+                                             a.values.size(), first_zip, zip_count));
+        }
+      } else if (values) {
+        axis.problem("values", "must be an array");
+      } else {
+        axis.problems().add(axis.child_pointer("values"), "missing required key");
+      }
+      axes.push_back(std::move(a));
+    }
+  }
 }
 
 } // namespace
@@ -159,23 +209,7 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   s.output.timeseries_interval_s = output.number("timeseries_interval_s");
   s.output.events = output.boolean("events");
   if (root.has("cost")) s.cost = cost::decode_cost(root.object("cost", cost::cost_keys()), s.hardware, s.operations);
-  for (const sim::Node& axis : root.object("sweep", sweep_keys()).objects("vary", sweep_axis_keys())) {
-    SweepAxis a;
-    a.key = axis.string("key");
-    if (axis.has("key") && a.key.empty()) axis.problem("key", "must not be empty");
-    for (const auto& other : s.sweep)
-      if (!a.key.empty() && other.key == a.key) axis.problem("key", "is varied twice");
-    if (const Json* values = axis.raw("values"); values && values->is_array()) {
-      if (values->empty()) axis.problem("values", "must list at least one value");
-      for (const auto& v : *values)
-        a.values.push_back(v);
-    } else if (values) {
-      axis.problem("values", "must be an array");
-    } else {
-      axis.problems().add(axis.child_pointer("values"), "missing required key");
-    }
-    s.sweep.push_back(std::move(a));
-  }
+  decode_sweep(root.object("sweep", sweep_keys()), s.sweep);
   if (s.cooling) {
     if (s.cooling->racky_interval_s < 0) s.cooling->racky_interval_s = s.output.timeseries_interval_s;
     for (auto& mode : s.failures.modes) // Racky is the detection path of cooling faults

@@ -29,9 +29,13 @@ struct OutputSpec {
 };
 
 /// One varied key of a sweep (`dcsim sweep`): a `--set`-style key path and the values it takes.
+/// Zipped axes (`--zip`, the block's "zip" list) vary together: the i-th point of their group takes
+/// each one's i-th value, so they all list the same number of values and count as one axis of the
+/// product, placed where the first of them is.
 struct SweepAxis {
   std::string key;
   std::vector<sim::Json> values;
+  bool zipped = false;
 };
 
 struct Scenario {

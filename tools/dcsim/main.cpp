@@ -83,6 +83,9 @@ int main(int argc, char** argv) {
   sweep_cmd->footer(exit_codes);
   sweep_cmd->add_option("scenario", sweep.scenario_path, "scenario JSON file")->required();
   sweep_cmd->add_option("--vary", sweep.vary, "a varied key and its values: key.path=v1,v2,... (repeatable)");
+  sweep_cmd->add_option("--zip", sweep.zip,
+                        "keys varied together: key.path=v1,v2,... (repeatable; each as many values, the i-th "
+                        "point of the group takes every key's i-th value)");
   sweep_cmd->add_option("--out", sweep.out_dir, "output directory (default out/<scenario name>-sweep)");
   int sweep_replicas = 0;
   long long sweep_seed = -1;
@@ -93,6 +96,13 @@ int main(int argc, char** argv) {
   sweep_cmd->add_flag("--resume", sweep.resume, "skip points whose outputs are complete (see complete.json)");
   sweep_cmd->add_flag("-q,--quiet", sweep.quiet, "no progress on stderr");
   sweep_cmd->add_flag("--allow-outside-files", sweep.allow_outside_files, OUTSIDE_HELP);
+  std::string sweep_shard;
+  sweep_cmd->add_option("--shard", sweep_shard,
+                        "run only the points with index % N == I-1 (I/N, 1-based), write no sweep.csv");
+  sweep_cmd->add_flag("--skip-invalid", sweep.skip_invalid,
+                      "report the invalid points and run the others (sweep.csv lists only valid points)");
+  sweep_cmd->add_flag("--merge-only", sweep.merge_only,
+                      "run nothing: write sweep.csv from the complete points (exit 2 listing any not complete)");
 
   dcsim::tools::CompareOptions compare;
   auto* compare_cmd = app.add_subcommand(
@@ -192,6 +202,13 @@ int main(int argc, char** argv) {
   if (*sweep_cmd) {
     if (sweep_replicas > 0) sweep.overrides.push_back(fmt::format("replicas={}", sweep_replicas));
     if (sweep_seed >= 0) sweep.overrides.push_back(fmt::format("seed={}", sweep_seed));
+    if (!sweep_shard.empty()) {
+      if (const std::string error = dcsim::tools::parse_shard(sweep_shard, sweep.shard_index, sweep.shard_count);
+          !error.empty()) {
+        std::cerr << "dcsim sweep: " << error << "\n";
+        return 2;
+      }
+    }
     return dcsim::tools::sweep_command(sweep);
   }
   if (*compare_cmd) return dcsim::tools::compare_command(compare);

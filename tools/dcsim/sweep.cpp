@@ -74,11 +74,14 @@ std::string parse_vary(std::string_view text, SweepAxis& axis) {
   }
   items.push_back(std::move(item));
   for (const auto& v : items) {
-    if (v.empty()) return fmt::format("--vary {}: empty value in the list \"{}\"", sim::excerpt(axis.key), sim::excerpt(list));
+    if (v.empty())
+      return fmt::format("--vary {}: empty value in the list \"{}\"", sim::excerpt(axis.key),
+                         sim::excerpt(list));
     std::string error;
     std::optional<Json> value = sim::parse_json_value(v, error);
     if (!error.empty()) return fmt::format("--vary {}: {}", sim::excerpt(axis.key), error);
-    if (!value && !sim::valid_utf8(v)) return fmt::format("--vary {}: a value is not valid UTF-8", sim::excerpt(axis.key));
+    if (!value && !sim::valid_utf8(v))
+      return fmt::format("--vary {}: a value is not valid UTF-8", sim::excerpt(axis.key));
     axis.values.push_back(value ? std::move(*value) : Json(v));
   }
   return {};
@@ -95,20 +98,57 @@ std::string SweepPoint::label() const {
   return out;
 }
 
+std::vector<std::vector<std::size_t>> sweep_dimensions(const std::vector<SweepAxis>& axes) {
+  std::vector<std::vector<std::size_t>> dims;
+  std::size_t zip_dim = 0;
+  bool zip_seen = false;
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    if (!axes[a].zipped) {
+      dims.push_back({a});
+    } else if (!zip_seen) {
+      zip_seen = true;
+      zip_dim = dims.size();
+      dims.push_back({a});
+    } else {
+      dims[zip_dim].push_back(a);
+    }
+  }
+  return dims;
+}
+
+std::string zip_length_problem(const std::vector<SweepAxis>& axes) {
+  const SweepAxis* first = nullptr;
+  for (const auto& a : axes) {
+    if (!a.zipped) continue;
+    if (!first) first = &a;
+    if (a.values.size() != first->values.size())
+      return fmt::format(
+          "zipped key {} lists {} values, but {} lists {} (zipped keys vary together: give each "
+          "as many values)",
+          sim::excerpt(a.key), a.values.size(), sim::excerpt(first->key), first->values.size());
+  }
+  return {};
+}
+
 std::string sweep_size_problem(const std::vector<SweepAxis>& axes) {
   double points = 1; // a double: a product of many axes overflows no integer type here
-  for (const auto& a : axes)
-    points *= static_cast<double>(a.values.size());
+  for (const auto& dim : sweep_dimensions(axes))
+    points *= static_cast<double>(axes[dim.front()].values.size());
   if (points <= static_cast<double>(MAX_SWEEP_POINTS)) return {};
-  return fmt::format("{:.0f} points (the product of the varied keys' value counts): more than dcsim's limit of {}",
-                     points, MAX_SWEEP_POINTS);
+  return fmt::format(
+      "{:.0f} points (the product of the varied keys' value counts): more than dcsim's limit of {}", points,
+      MAX_SWEEP_POINTS);
 }
 
 std::vector<SweepPoint> expand_points(const Json& base, const std::vector<SweepAxis>& axes) {
-  if (!sweep_size_problem(axes).empty()) throw std::length_error("expand_points: " + sweep_size_problem(axes));
+  if (!sweep_size_problem(axes).empty())
+    throw std::length_error("expand_points: " + sweep_size_problem(axes));
+  if (!zip_length_problem(axes).empty())
+    throw std::invalid_argument("expand_points: " + zip_length_problem(axes));
+  const auto dims = sweep_dimensions(axes);
   std::size_t count = axes.empty() ? 0 : 1;
-  for (const auto& a : axes)
-    count *= a.values.size();
+  for (const auto& dim : dims)
+    count *= axes[dim.front()].values.size();
   std::vector<std::string> keys;
   for (const auto& a : axes)
     keys.push_back(a.key);
@@ -120,9 +160,11 @@ std::vector<SweepPoint> expand_points(const Json& base, const std::vector<SweepA
     p.keys = keys;
     p.values.resize(axes.size());
     std::size_t rest = i;
-    for (std::size_t a = axes.size(); a-- > 0;) { // last axis fastest
-      p.values[a] = axes[a].values[rest % axes[a].values.size()];
-      rest /= axes[a].values.size();
+    for (std::size_t d = dims.size(); d-- > 0;) { // last dimension fastest; zipped axes share one
+      const std::size_t size = axes[dims[d].front()].values.size();
+      for (const std::size_t a : dims[d])
+        p.values[a] = axes[a].values[rest % size];
+      rest /= size;
     }
     p.document = base;
     for (std::size_t a = 0; a < axes.size(); ++a) {
@@ -174,7 +216,7 @@ bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point
 }
 
 std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vector<SweepAxis>& axes,
-                           const std::vector<SweepPoint>& points) {
+                           const std::vector<SweepPoint>& points, int total_points) {
   const auto& summary_columns = summary_schema().columns;
   sim::CsvSchema schema{"sweep.csv", {"point"}};
   for (const auto& a : axes) {
@@ -185,7 +227,7 @@ std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vect
   for (const auto& c : summary_columns)
     schema.columns.push_back(c);
   sim::CsvTable table(schema);
-  const int count = static_cast<int>(points.size());
+  const int count = total_points >= 0 ? total_points : static_cast<int>(points.size());
   for (const auto& p : points) {
     const auto summary =
         sim::read_csv_file(out_dir / "points" / point_dir_name(p.index, count) / summary_schema().name);
@@ -223,24 +265,50 @@ void print_progress(double frac, int done, int total, int resumed, double elapse
 
 } // namespace
 
-int sweep_command(const SweepOptions& o) {
-  const LoadedScenario loaded = load_scenario(o.scenario_path, o.overrides, {o.allow_outside_files});
-  if (!loaded.scenario) {
-    std::cerr << loaded.errors;
-    return 2;
-  }
-  std::vector<SweepAxis> axes = loaded.scenario->sweep;
-  std::vector<std::string> given; // keys varied on the command line
-  for (const auto& text : o.vary) {
+std::string parse_shard(std::string_view text, int& index, int& count) {
+  const auto slash = text.find('/');
+  auto number = [](std::string_view digits, int& out) {
+    if (digits.empty() || digits.size() > 6 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return false;
+    out = std::stoi(std::string(digits));
+    return true;
+  };
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), index) ||
+      !number(text.substr(slash + 1), count) || count < 1 || index < 1 || index > count)
+    return fmt::format("--shard {}: expected I/N with 1 <= I <= N <= 999999", sim::excerpt(text));
+  return {};
+}
+
+bool point_in_shard(int point, int index, int count) {
+  return count <= 1 || point % count == index - 1;
+}
+
+namespace {
+
+constexpr int NOT_DONE = -1; ///< a step's result when the command goes on
+
+/// The scenario's sweep block, then the --vary options; NOT_DONE, or the exit code.
+int collect_axes(const SweepOptions& o, const Scenario& scenario, std::vector<SweepAxis>& axes) {
+  axes = scenario.sweep;
+  std::vector<std::string> given;                  // keys varied on the command line
+  std::vector<std::pair<std::string, bool>> texts; // (--vary or --zip text, zipped)
+  for (const auto& text : o.vary)
+    texts.emplace_back(text, false);
+  for (const auto& text : o.zip)
+    texts.emplace_back(text, true);
+  for (const auto& [text, zipped] : texts) {
     SweepAxis axis;
     if (const std::string error = parse_vary(text, axis); !error.empty()) {
-      std::cerr << "dcsim sweep: " << error << "\n";
-      return 2;
+      std::cerr << "dcsim sweep: " << (zipped ? "--zip" + error.substr(6) : error) << "\n";
+      return EXIT_BAD_INPUT;
     }
+    axis.zipped = zipped;
     auto same = std::find_if(axes.begin(), axes.end(), [&](const SweepAxis& a) { return a.key == axis.key; });
     if (std::find(given.begin(), given.end(), axis.key) != given.end()) {
-      std::cerr << fmt::format("dcsim sweep: --vary {}: the key is varied twice\n", axis.key);
-      return 2;
+      std::cerr << fmt::format("dcsim sweep: {} {}: the key is varied twice\n", zipped ? "--zip" : "--vary",
+                               axis.key);
+      return EXIT_BAD_INPUT;
     }
     given.push_back(axis.key);
     if (same != axes.end())
@@ -251,20 +319,26 @@ int sweep_command(const SweepOptions& o) {
   if (axes.empty()) {
     std::cerr << "dcsim sweep: nothing to vary: give --vary key.path=v1,v2,... or a \"sweep\" block in the "
                  "scenario\n";
-    return 2;
+    return EXIT_BAD_INPUT;
   }
-
+  if (const std::string problem = zip_length_problem(axes); !problem.empty()) {
+    std::cerr << "dcsim sweep: " << problem << "\n";
+    return EXIT_BAD_INPUT;
+  }
   if (const std::string problem = sweep_size_problem(axes); !problem.empty()) {
     std::cerr << "dcsim sweep: " << problem << "\n";
-    return 2;
+    return EXIT_BAD_INPUT;
   }
-  Json base = loaded.document;
-  base.erase("sweep");
+  return NOT_DONE;
+}
+
+/// Decodes every point; the located problems of all bad points, or "".
+std::string decode_points(const SweepOptions& o, const std::vector<SweepPoint>& points,
+                          std::vector<std::optional<Scenario>>& scenarios) {
   std::string errors;
-  std::vector<SweepPoint> points = expand_points(base, axes);
-  std::vector<std::optional<Scenario>> scenarios(points.size());
+  scenarios.assign(points.size(), std::nullopt);
   const std::string stem = std::filesystem::path(o.scenario_path).stem().string();
-  for (auto& p : points) {
+  for (const auto& p : points) {
     const std::string where = fmt::format("{} (sweep point {}: {})", o.scenario_path, p.index, p.label());
     if (!p.apply_error.empty()) {
       errors += fmt::format("{}: {}\n", where, p.apply_error);
@@ -276,115 +350,240 @@ int sweep_command(const SweepOptions& o) {
     } catch (const sim::Json::exception& e) {
       problems.add("", "cannot read the document: " + sim::excerpt(e.what(), 160));
     }
-    errors += problems.format(where);
+    const std::string found = problems.format(where);
+    if (!found.empty()) scenarios[static_cast<std::size_t>(p.index)].reset(); // a bad point has no scenario
+    errors += found;
   }
-  if (!errors.empty()) {
+  return errors;
+}
+
+/// The decoded sweep: its axes, points and their scenarios, and where it writes.
+struct SweepPlan {
+  std::vector<SweepAxis> axes;
+  std::vector<SweepPoint> points;
+  std::vector<std::optional<Scenario>> scenarios;
+  std::filesystem::path out_dir;
+  std::string name;
+  /// The points that decoded (every point unless --skip-invalid skipped some).
+  std::vector<SweepPoint> valid_points() const {
+    std::vector<SweepPoint> valid;
+    for (const auto& p : points)
+      if (scenarios[static_cast<std::size_t>(p.index)]) valid.push_back(p);
+    return valid;
+  }
+  std::filesystem::path point_dir(int index) const {
+    return out_dir / "points" / point_dir_name(index, static_cast<int>(points.size()));
+  }
+};
+
+/// Loads the scenario and builds every point; NOT_DONE, or the exit code.
+int plan_sweep(const SweepOptions& o, SweepPlan& plan) {
+  const LoadedScenario loaded = load_scenario(o.scenario_path, o.overrides, {o.allow_outside_files});
+  if (!loaded.scenario) {
+    std::cerr << loaded.errors;
+    return EXIT_BAD_INPUT;
+  }
+  if (const int code = collect_axes(o, *loaded.scenario, plan.axes); code != NOT_DONE) return code;
+  Json base = loaded.document;
+  base.erase("sweep");
+  plan.points = expand_points(base, plan.axes);
+  if (const std::string errors = decode_points(o, plan.points, plan.scenarios); !errors.empty()) {
     std::cerr << errors;
-    return 2;
+    const std::size_t valid = plan.valid_points().size();
+    if (!o.skip_invalid || valid == 0) {
+      if (o.skip_invalid) std::cerr << "dcsim sweep: --skip-invalid: no point is valid\n";
+      return EXIT_BAD_INPUT;
+    }
+    std::cerr << fmt::format(
+        "dcsim sweep: --skip-invalid: {} of {} points are invalid and skipped (see above)\n",
+        plan.points.size() - valid, plan.points.size());
+  }
+  plan.name = plan.scenarios[static_cast<std::size_t>(plan.valid_points().front().index)]
+                  ->name; // the first valid point
+  plan.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / (loaded.scenario->name + "-sweep")
+                                   : std::filesystem::path(o.out_dir);
+  return NOT_DONE;
+}
+
+/// Progress on stderr while points run (a bar with points done and an ETA).
+class SweepProgress {
+public:
+  SweepProgress(bool quiet, int resumed) : quiet_(quiet), resumed_(resumed) {}
+  void operator()(const std::vector<double>& progress, int finished) {
+    if (quiet_) return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    const bool last = finished == static_cast<int>(progress.size());
+    if (!tty_ && elapsed - last_line_ < 10.0 && !last) return;
+    if (!last && elapsed < 1.0) return;
+    last_line_ = elapsed;
+    double done = 0;
+    for (double p : progress)
+      done += p;
+    print_progress(progress.empty() ? 1.0 : done / static_cast<double>(progress.size()), finished,
+                   static_cast<int>(progress.size()), resumed_, elapsed, tty_, last);
+    printed_ = true;
+  }
+  /// Ends a bar left without its final line (nothing ran).
+  void finish(bool nothing_ran) const {
+    if (printed_ && tty_ && !quiet_ && nothing_ran) std::cerr << "\n";
   }
 
-  const Scenario& first = *scenarios.front();
-  const std::filesystem::path out_dir =
-      o.out_dir.empty() ? std::filesystem::path("out") / (loaded.scenario->name + "-sweep")
-                        : std::filesystem::path(o.out_dir);
-  const int count = static_cast<int>(points.size());
-  auto point_dir = [&](int index) { return out_dir / "points" / point_dir_name(index, count); };
+private:
+  bool quiet_;
+  int resumed_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  bool tty_ = ::isatty(STDERR_FILENO) != 0;
+  double last_line_ = -10;
+  bool printed_ = false;
+};
 
-  try { // before anything runs: the points' folder must be writable
-    check_writable_folder(out_dir / "points");
+/// Runs the points listed in `todo`, up to -j at once, each published complete.
+void run_points(const SweepOptions& o, const SweepPlan& plan, const std::vector<int>& todo, int resumed) {
+  const int parallel = o.parallel > 0 ? o.parallel : default_parallelism();
+  const int outer = std::max(1, std::min(parallel, static_cast<int>(todo.size())));
+  const int inner = std::max(1, parallel / outer);
+  SweepProgress report(o.quiet, resumed);
+  sim::ProcessPool pool(outer);
+  pool.map(
+      static_cast<int>(todo.size()),
+      [&](int task, const std::function<void(double)>& progress) {
+        const int index = todo[static_cast<std::size_t>(task)];
+        const SweepPoint& p = plan.points[static_cast<std::size_t>(index)];
+        try {
+          const Scenario& scenario = *plan.scenarios[static_cast<std::size_t>(index)];
+          OutputFolder folder(plan.point_dir(index), /*replace=*/true); // the sweep decided to (re)run it
+          World world(scenario);
+          const auto replicas = run_replicas(world, inner, true, progress);
+          const RunSummary summary = summarize_replicas(replicas);
+          write_outputs(folder.staging(), scenario, replicas, summary);
+          write_scenario_document(folder.staging(), p.document);
+          mark_point_complete(folder.staging(), p);
+          sim::die_if_interrupted();
+          folder.publish();
+        } catch (const sim::NoProgress& e) {
+          throw sim::NoProgress(fmt::format("point {} ({}): {}", index, p.label(), e.what()));
+        } catch (const std::exception& e) {
+          throw std::runtime_error(fmt::format("point {} ({}): {}", index, p.label(), e.what()));
+        }
+        return std::string();
+      },
+      std::ref(report));
+  report.finish(todo.empty());
+}
+
+/// A short table on stdout from sweep.csv: each job's goodput at every point.
+void print_goodput_table(const std::filesystem::path& sweep_csv, const std::vector<SweepAxis>& axes) {
+  const auto sweep = sim::read_csv_file(sweep_csv);
+  const std::size_t job_col = *sweep.column("job"), metric_col = *sweep.column("metric"),
+                    mean_col = *sweep.column("mean"), low_col = *sweep.column("ci95_low"),
+                    high_col = *sweep.column("ci95_high");
+  std::string header = fmt::format("{:>5}", "point");
+  for (const auto& a : axes)
+    header += fmt::format("  {:>{}}", a.key, std::max<std::size_t>(8, a.key.size()));
+  std::cout << header << fmt::format("  {:<14} {:>28}\n", "job", "goodput_frac (95% CI)");
+  for (const auto& row : sweep.rows) {
+    if (row[metric_col] != "goodput_frac" || row[job_col] == "cluster") continue;
+    std::string line = fmt::format("{:>5}", row[0]);
+    for (std::size_t a = 0; a < axes.size(); ++a)
+      line += fmt::format("  {:>{}}", row[1 + a], std::max<std::size_t>(8, axes[a].key.size()));
+    const double mean = sim::csv_number(row[mean_col]), low = sim::csv_number(row[low_col]),
+                 high = sim::csv_number(row[high_col]);
+    std::cout << line
+              << fmt::format("  {:<14} {:>28}\n", row[job_col],
+                             std::isnan(low) ? fmt::format("{:.4f}", mean)
+                                             : fmt::format("{:.4f} [{:.4f}, {:.4f}]", mean, low, high));
+  }
+}
+
+/// Writes sweep.csv from the points' outputs and prints the table.
+void assemble_sweep_csv(const SweepPlan& plan) {
+  sim::write_file_atomically(
+      plan.out_dir / "sweep.csv",
+      sweep_csv_text(plan.out_dir, plan.axes, plan.valid_points(), static_cast<int>(plan.points.size())));
+  print_goodput_table(plan.out_dir / "sweep.csv", plan.axes);
+  std::cout << fmt::format("outputs written to {}/ (sweep.csv, points/)\n", plan.out_dir.string());
+}
+
+/// --merge-only: sweep.csv from complete points, or exit 2 listing every point that is not complete.
+int merge_points(const SweepPlan& plan) {
+  std::string missing;
+  int incomplete = 0;
+  for (const auto& p : plan.valid_points()) {
+    std::string why;
+    if (point_is_complete(plan.point_dir(p.index), p, &why)) continue;
+    ++incomplete;
+    missing += fmt::format("dcsim sweep: {}: point {} ({}) is not complete: {}\n",
+                           plan.point_dir(p.index).string(), p.index, p.label(), why);
+  }
+  if (incomplete > 0) { // an earlier sweep.csv no longer matches the points: it goes
+    std::filesystem::remove(plan.out_dir / "sweep.csv");
+    std::cerr << missing
+              << fmt::format(
+                     "dcsim sweep --merge-only: {} of {} points are not complete; no sweep.csv written\n",
+                     incomplete, plan.valid_points().size());
+    return EXIT_BAD_INPUT;
+  }
+  assemble_sweep_csv(plan);
+  return 0;
+}
+
+/// Runs this shard's points (all of them without --shard), then writes sweep.csv unless sharded.
+int run_sweep(const SweepOptions& o, const SweepPlan& plan) {
+  const int count = static_cast<int>(plan.points.size());
+  std::vector<int> todo;
+  int mine = 0;
+  for (const auto& p : plan.points) {
+    if (!point_in_shard(p.index, o.shard_index, o.shard_count) ||
+        !plan.scenarios[static_cast<std::size_t>(p.index)])
+      continue;
+    ++mine;
+    if (!o.resume || !point_is_complete(plan.point_dir(p.index), p)) todo.push_back(p.index);
+  }
+  const int resumed = mine - static_cast<int>(todo.size());
+  const std::string shard =
+      o.shard_count > 0 ? fmt::format(", shard {}/{}: {} points", o.shard_index, o.shard_count, mine) : "";
+  std::cout << fmt::format("sweep {}: {} points ({} varied keys){}, {}{} to run\n", plan.name, count,
+                           plan.axes.size(), shard,
+                           resumed ? fmt::format("{} already complete, ", resumed) : std::string(),
+                           todo.size())
+            << std::flush;
+  // Points are written into temporary folders and renamed into place complete (output_folder.hpp): a
+  // point being (re)run keeps its earlier complete outputs until then. sweep.csv is rebuilt at the end,
+  // so it goes now: a sweep killed half-way leaves no summary that disagrees with its points.
+  if (!todo.empty()) std::filesystem::remove(plan.out_dir / "sweep.csv");
+  run_points(o, plan, todo, resumed);
+  if (o.shard_count == 0) {
+    assemble_sweep_csv(plan);
+    return 0;
+  }
+  std::cout << fmt::format(
+      "shard {}/{}: {} points complete in {}/points/; once every shard is done, the same "
+      "command with --merge-only instead of --shard writes sweep.csv\n",
+      o.shard_index, o.shard_count, mine, plan.out_dir.string());
+  return 0;
+}
+
+} // namespace
+
+int sweep_command(const SweepOptions& o) {
+  if (o.merge_only && o.shard_count > 0) {
+    std::cerr << "dcsim sweep: --merge-only assembles every point: give no --shard\n";
+    return EXIT_BAD_INPUT;
+  }
+  SweepPlan plan;
+  if (const int code = plan_sweep(o, plan); code != NOT_DONE) return code;
+  try {
+    if (o.merge_only) return merge_points(plan);
+    check_writable_folder(plan.out_dir / "points"); // before anything runs
   } catch (const OutputFolderError& e) {
     std::cerr << "dcsim sweep: " << e.what() << "\n";
     return EXIT_BAD_INPUT;
+  } catch (const std::exception& e) {
+    std::cerr << "dcsim sweep: failed: " << e.what() << "\n";
+    return EXIT_RUNTIME_FAILURE;
   }
   try {
-    std::vector<int> todo;
-    for (const auto& p : points)
-      if (!o.resume || !point_is_complete(point_dir(p.index), p)) todo.push_back(p.index);
-    const int resumed = count - static_cast<int>(todo.size());
-    std::cout << fmt::format(
-        "sweep {}: {} points ({} varied keys), {}{} to run\n", first.name, count, axes.size(),
-        resumed ? fmt::format("{} already complete, ", resumed) : std::string(), todo.size());
-    std::cout << std::flush;
-
-    // Points are written into temporary folders and renamed into place complete (output_folder.hpp): a
-    // point being (re)run keeps its earlier complete outputs until then. sweep.csv is rebuilt at the end,
-    // so it goes now: a sweep killed half-way leaves no summary that disagrees with its points.
-    if (!todo.empty()) std::filesystem::remove(out_dir / "sweep.csv");
-
-    const int parallel = o.parallel > 0 ? o.parallel : default_parallelism();
-    const int outer = std::max(1, std::min(parallel, static_cast<int>(todo.size())));
-    const int inner = std::max(1, parallel / outer);
-    const auto started = std::chrono::steady_clock::now();
-    const bool tty = ::isatty(STDERR_FILENO) != 0;
-    double last_line = -10;
-    bool printed = false;
-    auto report = [&](const std::vector<double>& progress, int finished) {
-      if (o.quiet) return;
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      const bool last = finished == static_cast<int>(progress.size());
-      if (!tty && elapsed - last_line < 10.0 && !last) return;
-      if (!last && elapsed < 1.0) return;
-      last_line = elapsed;
-      double done = 0;
-      for (double p : progress)
-        done += p;
-      print_progress(progress.empty() ? 1.0 : done / static_cast<double>(progress.size()), finished,
-                     static_cast<int>(progress.size()), resumed, elapsed, tty, last);
-      printed = true;
-    };
-    sim::ProcessPool pool(outer);
-    pool.map(
-        static_cast<int>(todo.size()),
-        [&](int task, const std::function<void(double)>& progress) {
-          const int index = todo[static_cast<std::size_t>(task)];
-          const SweepPoint& p = points[static_cast<std::size_t>(index)];
-          try {
-            const Scenario& scenario = *scenarios[static_cast<std::size_t>(index)];
-            OutputFolder folder(point_dir(index), /*replace=*/true); // the sweep decided to (re)run it
-            World world(scenario);
-            const auto replicas = run_replicas(world, inner, true, progress);
-            const RunSummary summary = summarize_replicas(replicas);
-            write_outputs(folder.staging(), scenario, replicas, summary);
-            write_scenario_document(folder.staging(), p.document);
-            mark_point_complete(folder.staging(), p);
-            sim::die_if_interrupted();
-            folder.publish();
-          } catch (const sim::NoProgress& e) {
-            throw sim::NoProgress(fmt::format("point {} ({}): {}", index, p.label(), e.what()));
-          } catch (const std::exception& e) {
-            throw std::runtime_error(fmt::format("point {} ({}): {}", index, p.label(), e.what()));
-          }
-          return std::string();
-        },
-        report);
-    if (printed && tty && !o.quiet && todo.empty()) std::cerr << "\n";
-
-    sim::write_file_atomically(out_dir / "sweep.csv", sweep_csv_text(out_dir, axes, points));
-
-    // A short table on stdout: each job's goodput at every point.
-    const auto sweep = sim::read_csv_file(out_dir / "sweep.csv");
-    const std::size_t job_col = *sweep.column("job"), metric_col = *sweep.column("metric"),
-                      mean_col = *sweep.column("mean"), low_col = *sweep.column("ci95_low"),
-                      high_col = *sweep.column("ci95_high");
-    std::string header = fmt::format("{:>5}", "point");
-    for (const auto& a : axes)
-      header += fmt::format("  {:>{}}", a.key, std::max<std::size_t>(8, a.key.size()));
-    std::cout << header << fmt::format("  {:<14} {:>28}\n", "job", "goodput_frac (95% CI)");
-    for (const auto& row : sweep.rows) {
-      if (row[metric_col] != "goodput_frac" || row[job_col] == "cluster") continue;
-      std::string line = fmt::format("{:>5}", row[0]);
-      for (std::size_t a = 0; a < axes.size(); ++a)
-        line += fmt::format("  {:>{}}", row[1 + a], std::max<std::size_t>(8, axes[a].key.size()));
-      const double mean = sim::csv_number(row[mean_col]), low = sim::csv_number(row[low_col]),
-                   high = sim::csv_number(row[high_col]);
-      std::cout << line
-                << fmt::format("  {:<14} {:>28}\n", row[job_col],
-                               std::isnan(low) ? fmt::format("{:.4f}", mean)
-                                               : fmt::format("{:.4f} [{:.4f}, {:.4f}]", mean, low, high));
-    }
-    std::cout << fmt::format("outputs written to {}/ (sweep.csv, points/)\n", out_dir.string());
-    return 0;
+    return run_sweep(o, plan);
   } catch (const sim::NoProgress& e) {
     std::cerr << "\ndcsim sweep: " << e.what() << "\n";
     return EXIT_NO_PROGRESS;

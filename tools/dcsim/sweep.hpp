@@ -16,6 +16,14 @@
 // (output_folder.hpp), so a run killed at any moment leaves each point as it was or complete. `--resume`
 // skips complete points; sweep.csv is removed when points start to run and rebuilt from the points'
 // summary.csv files, so it is byte-identical whether or not the sweep was resumed.
+//
+// Shards. `--shard I/N` runs only the points with index % N == I - 1 (round robin rather than blocks:
+// the first axis changes slowest, so neighbouring points share its value and often its cost; dealing
+// them out spreads a costly value over every shard) into the same OUT/points/ layout, and writes no
+// sweep.csv. `--merge-only` runs nothing: it checks every point is complete (as --resume does) and
+// writes sweep.csv, byte-identical to a one-machine sweep since it is built from the same files; a
+// missing or incomplete point is listed, exit 2, nothing written. Each point folder is written by one
+// shard only, so shards on several machines may share OUT over a network file system.
 #pragma once
 
 #include "models/scenario.hpp"
@@ -31,13 +39,24 @@ namespace dcsim::tools {
 struct SweepOptions {
   std::string scenario_path;
   std::vector<std::string> vary;      ///< "key.path=v1,v2,..."
+  std::vector<std::string> zip;       ///< "key.path=v1,v2,...", varied together (SweepAxis::zipped)
   std::vector<std::string> overrides; ///< --set, applied to the base scenario first
   std::string out_dir;                ///< empty: out/<scenario name>-sweep
   int parallel = 0;                   ///< processes; 0: number of CPUs
   bool resume = false;
   bool quiet = false;
   bool allow_outside_files = false; ///< trace files may lie outside the scenario's folder
+  int shard_index = 0;              ///< --shard I/N: I (1-based); 0: every point
+  int shard_count = 0;              ///< --shard I/N: N; 0: not sharded (sweep.csv written at the end)
+  bool merge_only = false;          ///< run nothing: sweep.csv from the complete points, else exit 2
+  bool skip_invalid = false;        ///< report bad points and run the rest (exit 2 only when none is valid)
 };
+
+/// Parses `I/N` (1 <= I <= N). Returns an error message, or "" on success.
+std::string parse_shard(std::string_view text, int& index, int& count);
+/// Whether point `point` belongs to shard `index` of `count` (round robin: point % count == index - 1);
+/// every point when count <= 1.
+bool point_in_shard(int point, int index, int count);
 
 /// Parses `key.path=v1,v2,...`: values are separated by commas outside brackets, braces and quotes,
 /// each read as JSON when it parses, otherwise as a string. Returns an error message, or "" on success.
@@ -52,13 +71,19 @@ struct SweepPoint {
   std::string apply_error;       ///< non-empty when a value could not be applied (e.g. index out of range)
 };
 
+/// The product's dimensions: each unzipped axis alone, the zipped axes together where the first is.
+std::vector<std::vector<std::size_t>> sweep_dimensions(const std::vector<SweepAxis>& axes);
+/// "" when every zipped axis lists as many values as the first, else the error.
+std::string zip_length_problem(const std::vector<SweepAxis>& axes);
+
 /// The most points a sweep may have (checked before any point is built).
 inline constexpr std::size_t MAX_SWEEP_POINTS = 100000;
 /// "" when the product of the axes' value counts is at most MAX_SWEEP_POINTS, else the error.
 std::string sweep_size_problem(const std::vector<SweepAxis>& axes);
 
 /// The points of a sweep over `axes`, first axis slowest. `base` must not hold a "sweep" block; the
-/// axes must pass sweep_size_problem (else std::length_error).
+/// axes must pass sweep_size_problem (else std::length_error) and zip_length_problem (else
+/// std::invalid_argument).
 std::vector<SweepPoint> expand_points(const sim::Json& base, const std::vector<SweepAxis>& axes);
 
 /// A value as shown in sweep.csv and labels: strings as they are, anything else as compact JSON.
@@ -71,9 +96,10 @@ void mark_point_complete(const std::filesystem::path& dir, const SweepPoint& poi
 /// True when `dir` holds a complete run of `point`; otherwise `why` says what is missing or different.
 bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point, std::string* why = nullptr);
 
-/// Concatenates the points' summary.csv files into sweep.csv text.
+/// Concatenates the points' summary.csv files into sweep.csv text. `total_points` (the whole sweep's
+/// count, which sets the folder names' width) defaults to points.size(); --skip-invalid passes fewer points.
 std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vector<SweepAxis>& axes,
-                           const std::vector<SweepPoint>& points);
+                           const std::vector<SweepPoint>& points, int total_points = -1);
 
 /// `dcsim sweep`: returns the process exit code.
 int sweep_command(const SweepOptions& options);

@@ -96,3 +96,46 @@ TEST_CASE("a point is complete only with a matching marker and untouched files",
   CHECK_FALSE(point_is_complete(dir, points[0], &why));
   CHECK(why == "events.csv is missing");
 }
+
+TEST_CASE("zipped axes vary together: one dimension of the product, where the first zipped key is",
+          "[tools][sweep]") {
+  const Json base = Json::parse(BASE);
+  std::vector<SweepAxis> axes{{"seed", {5, 6}}, {"operations.spare_racks", {0, 1, 2}, true},
+                              {"replicas", {3, 4, 5}, true}};
+  CHECK(sweep_dimensions(axes) == std::vector<std::vector<std::size_t>>{{0}, {1, 2}});
+  const auto points = expand_points(base, axes);
+  REQUIRE(points.size() == 6); // 2 seeds x 3 zipped pairs, not 2 x 3 x 3
+  CHECK(points[0].label() == "seed=5, operations.spare_racks=0, replicas=3");
+  CHECK(points[2].label() == "seed=5, operations.spare_racks=2, replicas=5");
+  CHECK(points[4].label() == "seed=6, operations.spare_racks=1, replicas=4");
+  CHECK(points[4].document.at("replicas") == Json(4));
+  CHECK(zip_length_problem(axes).empty());
+  axes[2].values.pop_back();
+  CHECK(zip_length_problem(axes) == "zipped key replicas lists 2 values, but operations.spare_racks lists 3 "
+                                    "(zipped keys vary together: give each as many values)");
+  CHECK_THROWS_AS(expand_points(base, axes), std::invalid_argument);
+  // Unzipped axes expand exactly as before.
+  for (auto& a : axes)
+    a.zipped = false;
+  CHECK(expand_points(base, axes).size() == 12);
+}
+
+TEST_CASE("the sweep block's zip list: decoded as zipped axes after vary, lengths checked", "[tools][sweep]") {
+  Json doc = Json::parse(BASE);
+  doc["sweep"] = Json::parse(R"({"vary": [{"key": "seed", "values": [1, 2]}],
+    "zip": [{"key": "operations.spare_racks", "values": [0, 1, 2]}, {"key": "replicas", "values": [3, 4, 5]}]})");
+  const auto ok = load_scenario_text(doc.dump(), "s.json");
+  REQUIRE(ok.scenario);
+  REQUIRE(ok.scenario->sweep.size() == 3);
+  CHECK_FALSE(ok.scenario->sweep[0].zipped);
+  CHECK(ok.scenario->sweep[1].zipped);
+  CHECK(ok.scenario->sweep[2].key == "replicas");
+  CHECK(ok.scenario->sweep[2].zipped);
+  doc["sweep"]["zip"][1]["values"] = Json::array({3, 4});
+  doc["sweep"]["zip"].push_back(Json{{"key", "seed"}, {"values", Json::array({7, 8, 9})}});
+  const auto bad = load_scenario_text(doc.dump(), "s.json");
+  CHECK_FALSE(bad.scenario);
+  CHECK(bad.errors == "s.json: /sweep/zip/1/values: lists 2 values, but /sweep/zip/0/values lists 3 (zipped keys "
+                      "vary together: give each as many values) (got [3,4])\n"
+                      "s.json: /sweep/zip/2/key: is varied twice (got \"seed\")\n");
+}
