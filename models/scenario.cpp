@@ -1,6 +1,7 @@
 #include "models/scenario.hpp"
 
 #include "models/hardware/layout.hpp"
+#include "models/storage/checkpoint_plan.hpp"
 
 #include <fmt/format.h>
 
@@ -43,6 +44,9 @@ const KeyTable& scenario_keys() {
           KeyDef{"rlcc", ValueType::OBJECT, "", Json::object(),
                  "rack lifecycle controller: workflow stages, planned maintenance waves"},
           KeyDef{"jobs", ValueType::ARRAY, "", Json::array(), "jobs, placed in order on the cluster"},
+          KeyDef{"storage", ValueType::OBJECT, "", nullptr,
+                 "checkpoint storage tiers: host memory, local NVMe, rack cache, object store (docs/recovery.md)",
+                 {}, {}, "none: a checkpoint costs its job's write_s"},
           KeyDef{"output", ValueType::OBJECT, "", Json::object(), "what is recorded"},
           KeyDef{"cost", ValueType::OBJECT, "", nullptr,
                  "price catalogue: capex, opex and cost per useful GPU-hour and token in the outputs ({} takes "
@@ -109,7 +113,7 @@ std::vector<const KeyTable*> scenario_key_tables() {
           &power::grid_event_keys(), &failure::failures_keys(),       &failure::failure_mode_keys(),
           &ops::operations_keys(),   &ops::repair_stage_keys(),       &ops::rlcc_keys(),               &ops::wave_keys(),
           &workload::job_keys(),     &workload::model_keys(),         &workload::parallelism_keys(),
-          &workload::checkpoint_keys(), &output_keys(),      &cost::cost_keys(),       &sweep_keys(),
+          &workload::checkpoint_keys(), &storage::storage_keys(), &storage::tier_keys(), &output_keys(),      &cost::cost_keys(),       &sweep_keys(),
           &sweep_axis_keys(),        &sweep_zip_axis_keys()};
 }
 
@@ -164,6 +168,42 @@ void decode_sweep(const sim::Node& sweep, std::vector<SweepAxis>& axes) {
   }
 }
 
+/// Jobs' checkpoint tiers against /storage and the failure modes; restart_s "auto" needs them.
+void check_checkpoint_storage(const Json& document, const Scenario& s, const hardware::Layout& layout,
+                              sim::Problems& problems) {
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    const auto& job = s.jobs[i];
+    if (job.kind != workload::JobKind::TRAINING) continue;
+    const std::string at = fmt::format("/jobs/{}/checkpoint", i);
+    const Json* checkpoint = document.at("jobs").at(i).contains("checkpoint") ? &document.at("jobs").at(i).at("checkpoint") : nullptr;
+    auto got = [&](const char* key) { return checkpoint && checkpoint->contains(key) ? &checkpoint->at(key) : nullptr; };
+    if (job.checkpoint.tiers.empty()) {
+      if (s.operations.restart_auto)
+        problems.add(at + "/tiers", "must list the checkpoint's tiers: operations.restart_s \"auto\" loads the "
+                                    "checkpoint from them");
+      continue;
+    }
+    if (!s.storage) {
+      problems.add(at + "/tiers", "needs a /storage block defining the tiers", got("tiers"));
+      continue;
+    }
+    try {
+      const storage::CheckpointPlan plan = storage::plan_checkpoint(job, storage::checkpoint_bytes(job), *s.storage,
+                                                                    s.failures.modes, storage::job_racks(layout, job.gpus));
+      const double write_s = job.checkpoint.write_given ? job.checkpoint.write_s : plan.write_s;
+      const double drain_s = plan.durable_s - plan.write_s;
+      if (job.checkpoint.async && !job.checkpoint.auto_interval && job.checkpoint.interval_s + write_s < drain_s)
+        problems.add(at + "/interval_s",
+                     fmt::format("is shorter than the asynchronous drain: interval_s + the blocking write ({:.4g} s) "
+                                 "must be >= {:.4g} s, the time a copy takes to reach the last tier",
+                                 job.checkpoint.interval_s + write_s, drain_s),
+                     got("interval_s"));
+    } catch (const storage::PlanProblem& e) {
+      problems.add(at + "/" + e.key, e.what(), got(e.key.c_str()));
+    }
+  }
+}
+
 } // namespace
 
 std::optional<Scenario> decode_scenario(const Json& document, const std::string& default_name,
@@ -204,6 +244,7 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   const sim::Node rlcc = root.object("rlcc", ops::rlcc_keys());
   s.rlcc = ops::decode_rlcc(rlcc);
   s.jobs = workload::decode_jobs(root);
+  if (root.has("storage")) s.storage = storage::decode_storage(root.object("storage", storage::storage_keys()));
   decode_end_when(root, s);
   const sim::Node output = root.object("output", output_keys());
   s.output.timeseries_interval_s = output.number("timeseries_interval_s");
@@ -310,6 +351,8 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   // Model-derived jobs against the hardware: precision, NVLink domain, memory.
   for (std::size_t i = 0; i < s.jobs.size(); ++i)
     if (s.jobs[i].model) workload::check_model_job(*s.jobs[i].model, static_cast<int>(i), s.hardware, problems);
+  if (!problems.empty()) return std::nullopt;
+  check_checkpoint_storage(document, s, layout, problems);
   if (!problems.empty()) return std::nullopt;
   return s;
 }

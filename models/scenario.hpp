@@ -13,6 +13,7 @@
 #include "models/ops/rlcc_spec.hpp"
 #include "models/ops/spec.hpp"
 #include "models/power/spec.hpp"
+#include "models/storage/spec.hpp"
 #include "models/workload/spec.hpp"
 #include "sim/json_reader.hpp"
 
@@ -53,6 +54,8 @@ struct Scenario {
   ops::OperationsSpec operations;
   ops::RlccSpec rlcc;
   std::vector<workload::JobSpec> jobs;
+  /// Checkpoint storage tiers (docs/recovery.md); absent: checkpoints cost jobs' write_s.
+  std::optional<storage::StorageSpec> storage;
   OutputSpec output;
   /// Prices (docs/cost.md); absent: no cost outputs (`dcsim cost` prices the bill at the defaults).
   std::optional<cost::CostSpec> cost;

@@ -27,6 +27,15 @@ struct RepairStage {
 
 struct OperationsSpec {
   double restart_s = 600;        ///< healthy allocation -> training again (reschedule, init, checkpoint load)
+  /// restart_s "auto": a restart is its parts, reschedule_s + init_s + init_s_per_gpu_doubling·log2(G) +
+  /// the checkpoint's load from its nearest surviving tier (storage/checkpoint_plan.hpp); restart_s then
+  /// holds reschedule_s + init_s (for the checks that need a lower bound).
+  bool restart_auto = false;
+  double reschedule_s = 60;            ///< requeue, host selection (restart_s "auto")
+  double init_s = 30;                  ///< processes, CUDA contexts, model build (restart_s "auto")
+  double init_s_per_gpu_doubling = 20; ///< communicator set-up growing with the job (restart_s "auto")
+  /// One restart's parts for a job of `gpus` GPUs (restart_auto): reschedule, initialisation.
+  double restart_init_s(int gpus) const;
   int spare_racks = 0;           ///< nvl72: whole racks held idle as replacements
   int spare_nodes = 0;           ///< hgx: whole servers held idle as replacements
   int repair_crews = 0;          ///< concurrent repairs; 0 = unlimited

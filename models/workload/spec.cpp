@@ -107,8 +107,18 @@ const KeyTable& checkpoint_keys() {
                  "compute between checkpoints, rounded to whole steps; \"auto\": Daly's optimum for the "
                  "expected failure rate of the job's GPUs",
                  sim::positive(), {"auto"}},
-          KeyDef{"write_s", ValueType::NUMBER, "s", 30.0, "blocking time of one checkpoint write",
+          KeyDef{"write_s", ValueType::NUMBER, "s", 30.0,
+                 "blocking time of one checkpoint write (with tiers: overrides the time they give)",
                  sim::non_negative()},
+          KeyDef{"tiers", ValueType::ARRAY, "", Json::array(),
+                 "storage tiers the checkpoint goes to, fastest first (names of /storage/tiers); empty: the "
+                 "write costs write_s and the restart's load is part of operations.restart_s"},
+          KeyDef{"async", ValueType::BOOLEAN, "", false,
+                 "training blocks only for the snapshot into host memory (the first tier); the copy drains to "
+                 "the later tiers in the background"},
+          KeyDef{"size_gb", ValueType::NUMBER_OR_STRING, "GB", "auto",
+                 "checkpoint size; \"auto\": the model's parameters x 14 bytes (bf16 weights, fp32 Adam state)",
+                 sim::positive(), {"auto"}},
       }};
   return table;
 }
@@ -204,6 +214,31 @@ void decode_inference_job(const sim::Node& j, JobSpec& job) {
   job.checkpoint = {false, 1, 0};
 }
 
+/// Where a training job's checkpoints go (the tiers themselves are checked against /storage by the
+/// scenario's cross-checks).
+void decode_checkpoint_storage(const sim::Node& c, JobSpec& job) {
+  job.checkpoint.write_given = c.has("write_s");
+  job.checkpoint.async = c.boolean("async");
+  const auto size = c.number_or_word("size_gb");
+  job.checkpoint.size_auto = !size.number.has_value();
+  job.checkpoint.size_gb = size.number.value_or(0);
+  if (const Json* tiers = c.raw("tiers"); tiers && tiers->is_array()) {
+    for (std::size_t i = 0; i < tiers->size(); ++i) {
+      const Json& t = (*tiers)[i];
+      if (t.is_string())
+        job.checkpoint.tiers.push_back(t.get<std::string>());
+      else
+        c.problems().add(c.child_pointer("tiers") + "/" + std::to_string(i), "must be a tier name (a string)", &t);
+    }
+  }
+  if (job.checkpoint.tiers.empty()) {
+    if (job.checkpoint.async) c.problem("async", "needs tiers (a host_memory tier first)");
+    if (c.has("size_gb")) c.problem("size_gb", "needs tiers: without them a checkpoint costs write_s");
+  } else if (job.checkpoint.size_auto && !job.model) {
+    c.problem("size_gb", "is required for a job without a model (\"auto\" derives it from the model)");
+  }
+}
+
 /// A training job's step: measured (each number optional: a reliability-only study needs none), or
 /// derived from its model.
 void decode_step(const sim::Node& j, JobSpec& job) {
@@ -262,6 +297,7 @@ void decode_training_job(const sim::Node& j, JobSpec& job) {
   if (job.checkpoint.auto_interval && c.has("write_s") && job.checkpoint.write_s == 0)
     c.problem("write_s", "must be > 0 with interval_s \"auto\": Daly's interval needs a write cost "
                          "(give interval_s to checkpoint at a fixed interval)");
+  decode_checkpoint_storage(c, job);
 }
 
 } // namespace

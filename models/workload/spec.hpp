@@ -29,6 +29,13 @@ struct CheckpointSpec {
   bool auto_interval = true;
   double interval_s = 0; ///< compute between checkpoints when not auto
   double write_s = 30;
+  bool write_given = false; ///< write_s was given: it overrides the write time the tiers would give
+  /// Storage tiers the checkpoint goes to, fastest first (names of /storage/tiers); empty: the write
+  /// costs write_s and the restart's checkpoint load is part of operations.restart_s.
+  std::vector<std::string> tiers;
+  bool async = false;      ///< training blocks only for the snapshot into host memory (storage/checkpoint_plan.hpp)
+  double size_gb = 0;      ///< given; 0 with size_auto: from the model
+  bool size_auto = true;
 };
 
 enum class JobKind { TRAINING, INFERENCE };

@@ -259,3 +259,32 @@ TEST_CASE("dcsim run on bad input exits 2 and writes nothing", "[unit][bad_input
   CHECK(dcsim::tools::run_command(options) == 2);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("bad input: checkpoint storage tiers and restarts in parts", "[unit][bad_input]") {
+  const std::string storage =
+      R"(storage={"tiers": [{"name": "mem", "kind": "host_memory", "peer_replicas": 1}, {"name": "store", "kind": "object_store"}]})";
+  CHECK(errors_with({R"(jobs.0.checkpoint.tiers=["mem"])", "jobs.0.checkpoint.size_gb=100"}) ==
+        "t.json: /jobs/0/checkpoint/tiers: needs a /storage block defining the tiers (got [\"mem\"])\n");
+  CHECK(errors_with({storage, R"(jobs.0.checkpoint.tiers=["disk"])", "jobs.0.checkpoint.size_gb=100"}) ==
+        "t.json: /jobs/0/checkpoint/tiers: names tier \"disk\", which /storage/tiers does not define (got [\"disk\"])\n");
+  CHECK(errors_with({storage, R"(jobs.0.checkpoint.tiers=["mem", "store"])"}) ==
+        "t.json: /jobs/0/checkpoint/size_gb: is required for a job without a model (\"auto\" derives it from the "
+        "model)\n");
+  CHECK(errors_with({storage, R"(jobs.0.checkpoint.tiers=["store", "mem"])", "jobs.0.checkpoint.size_gb=100",
+                     "jobs.0.checkpoint.async=true"}) ==
+        "t.json: /jobs/0/checkpoint/async: needs a host_memory tier first (the snapshot); tiers starts with \"store\" "
+        "(object_store) (got true)\n");
+  // 12,800 GB over 128 GPUs: 100 GB per GPU; the drain (4 s to the peer at 200 Gb/s, 12.8 s to the store) outlasts
+  // 5 s of compute plus the 0.5 s snapshot.
+  CHECK(errors_with({storage, R"(jobs.0.checkpoint.tiers=["mem", "store"])", "jobs.0.checkpoint.size_gb=12800",
+                     "jobs.0.checkpoint.async=true", "jobs.0.checkpoint.interval_s=5"}) ==
+        "t.json: /jobs/0/checkpoint/interval_s: is shorter than the asynchronous drain: interval_s + the blocking "
+        "write (5.5 s) must be >= 16.8 s, the time a copy takes to reach the last tier (got 5)\n");
+  CHECK(errors_with({R"(operations.restart_s="auto")"}) ==
+        "t.json: /jobs/0/checkpoint/tiers: must list the checkpoint's tiers: operations.restart_s \"auto\" loads the "
+        "checkpoint from them\n");
+  CHECK(errors_with({"operations.init_s=10"}) ==
+        "t.json: /operations/init_s: is a part of restart_s \"auto\" (restart_s is a number here) (got 10)\n");
+  CHECK(errors_with({R"(jobs.0.checkpoint.async=true)"}) ==
+        "t.json: /jobs/0/checkpoint/async: needs tiers (a host_memory tier first) (got true)\n");
+}

@@ -117,7 +117,7 @@ TEST_CASE("hostile input: durations are bounded so that the timeline fits the ti
                      "jobs.0.checkpoint.write_s=1e10", "jobs.0.checkpoint.interval_s=1e10"}) ==
         "t.json: /failures/modes/0/detect_s: must be <= 3600000000, " + limit + " (got 10000000000.0)\n"
         "t.json: /failures/modes/0/repair_h: must be <= 1000000, " + limit + " (got 10000000.0)\n"
-        "t.json: /operations/restart_s: must be <= 3600000000, " + limit + " (got 10000000000.0)\n"
+        "t.json: /operations/restart_s: must be a number <= 3600000000, " + limit + " or \"auto\" (got 10000000000.0)\n"
         "t.json: /jobs/0/checkpoint/interval_s: must be a number <= 3600000000, " + limit +
             " or \"auto\" (got 10000000000.0)\n"
         "t.json: /jobs/0/checkpoint/write_s: must be <= 3600000000, " + limit + " (got 10000000000.0)\n");
