@@ -535,6 +535,15 @@ ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
   o.interruptions_recovery = job.interruptions_recovery();
   o.interruptions_planned = job.interruptions_planned();
   o.checkpoints = job.checkpoints();
+  o.checkpoint_fallbacks = job.checkpoint_fallbacks();
+  o.checkpoint_write_s = sim::to_seconds(timing.write);
+  constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+  const auto& plan = world_->checkpoint_plan(static_cast<int>(j));
+  o.checkpoint_durable_s = plan ? sim::to_seconds(timing.final_write_or_write()) : NaN;
+  o.checkpoint_size_gb = plan ? plan->size_bytes / storage::BYTES_PER_GB : NaN;
+  for (int k = 0; k < workload::RESTART_PARTS; ++k)
+    o.restart_part_gpu_h[static_cast<std::size_t>(k)] =
+        timing.restart_parts ? ledger::to_gpu_hours(job.restart_part_time()[static_cast<std::size_t>(k)]) : NaN;
   o.failures_by_mode = job.failures_by_mode();
   o.interruptions_by_mode = job.interruptions_by_mode();
   // A measured job without step_time_s has no step (its 1 µs tick is not one): its step metrics are NaN.

@@ -58,6 +58,7 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
     auto& spec = scenario_.jobs[j];
     if (spec.kind == workload::JobKind::INFERENCE) { // not checkpointed: a placeholder keeps indices aligned
       job_rate_per_h_.push_back(0);
+      checkpoint_plans_.emplace_back();
       timing_.push_back(workload::JobTiming{.step = 1, .interval = 1});
       continue;
     }
@@ -71,6 +72,10 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
                              sim::MAX_DURATION_H);
     const double rate_per_h = failure::job_failure_rate_per_h(scenario_.failures.modes, layout_, domains, gpus);
     job_rate_per_h_.push_back(rate_per_h);
+    checkpoint_plans_.emplace_back();
+    if (!spec.checkpoint.tiers.empty() && scenario_.storage)
+      checkpoint_plans_.back() = storage::plan_checkpoint(spec, storage::checkpoint_bytes(spec), *scenario_.storage,
+                                                          scenario_.failures.modes, storage::job_racks(layout_, spec.gpus));
     timing_.push_back(timing_of(spec, rate_per_h));
   }
 }
@@ -138,14 +143,37 @@ void World::derive_step_on_fabric(std::size_t j, const std::vector<int>& gpus) {
 workload::JobTiming World::timing_of(const workload::JobSpec& spec, double rate_per_h) const {
   workload::JobTiming t;
   t.step = std::max<sim::Tick>(1, sim::to_ticks(spec.step_time_s));
-  t.write = sim::to_ticks(spec.checkpoint.write_s);
-  t.restart = sim::to_ticks(scenario_.operations.restart_s);
-  t.planned_every = sim::hours_to_ticks(scenario_.operations.planned_interval_h);
-  t.planned_downtime = sim::to_ticks(scenario_.operations.planned_downtime_s);
+  const ops::OperationsSpec& ops = scenario_.operations;
+  t.restart = sim::to_ticks(ops.restart_s);
+  t.planned_every = sim::hours_to_ticks(ops.planned_interval_h);
+  t.planned_downtime = sim::to_ticks(ops.planned_downtime_s);
+  double write_s = spec.checkpoint.write_s;
+  double drain_s = 0; // asynchronous: from the snapshot's end until the copy is in the last tier
+  const std::optional<storage::CheckpointPlan>& plan = checkpoint_plans_.back();
+  if (plan) {
+    if (!spec.checkpoint.write_given) write_s = plan->write_s;
+    drain_s = plan->durable_s - plan->write_s;
+    t.final_write = sim::to_ticks(write_s + drain_s);
+    for (std::size_t m = 0; m < plan->load_s.size(); ++m) {
+      t.loss_window.push_back(sim::to_ticks(plan->loss_window_s[m]));
+      t.load.push_back(sim::to_ticks(plan->load_s[m]));
+    }
+    t.load_planned = sim::to_ticks(plan->load_planned_s);
+  }
+  if (ops.restart_auto) { // restart = reschedule + init(G) + load (the scenario checks give every job tiers)
+    t.restart_parts = true;
+    t.reschedule = sim::to_ticks(ops.reschedule_s);
+    t.init = sim::to_ticks(ops.restart_init_s(spec.gpus));
+    t.restart = t.reschedule + t.init;
+  }
+  t.write = sim::to_ticks(write_s);
   double interval_s = spec.checkpoint.interval_s;
-  if (spec.checkpoint.auto_interval)
-    interval_s = rate_per_h > 0 ? workload::daly_interval_s(spec.checkpoint.write_s, sim::S_PER_H / rate_per_h)
+  if (spec.checkpoint.auto_interval) {
+    // Daly's interval for the blocking write; an asynchronous drain must end before the next snapshot.
+    interval_s = rate_per_h > 0 ? workload::daly_interval_s(write_s, sim::S_PER_H / rate_per_h)
                                 : scenario_.duration_h * sim::S_PER_H; // no failures: no checkpoint is worth its cost
+    interval_s = std::max(interval_s, drain_s - write_s);
+  }
   const double steps = std::max(1.0, std::round(interval_s / sim::to_seconds(t.step)));
   t.interval = static_cast<sim::Tick>(steps) * t.step;
   return t;

@@ -34,6 +34,7 @@
 #include "models/hardware/layout.hpp"
 #include "models/ledger/replica_result.hpp"
 #include "models/scenario.hpp"
+#include "models/storage/checkpoint_plan.hpp"
 #include "models/workload/step_model.hpp"
 #include "models/workload/training_job.hpp"
 
@@ -60,6 +61,10 @@ public:
   const std::vector<workload::JobTiming>& job_timing() const { return timing_; }
   /// Expected failure rate over each job's initial GPUs, per hour.
   const std::vector<double>& job_failure_rate_per_h() const { return job_rate_per_h_; }
+  /// Per job: its checkpoint's plan over the storage tiers (nullopt: no tiers, or a service).
+  const std::optional<storage::CheckpointPlan>& checkpoint_plan(int job) const {
+    return checkpoint_plans_.at(static_cast<std::size_t>(job));
+  }
   /// The healthy step of a job described by a model (its GPUs placed alone on the healthy cluster, the
   /// cross-domain collectives played on the fabric when there is one); nullopt for other jobs.
   const std::optional<workload::StepBreakdown>& healthy_step(int job) const {
@@ -94,6 +99,7 @@ private:
   std::vector<std::unique_ptr<fabric::FabricCommModel>> fabric_comms_;        ///< per job: model jobs on a fabric
   std::vector<workload::JobTiming> timing_;
   std::vector<double> job_rate_per_h_;
+  std::vector<std::optional<storage::CheckpointPlan>> checkpoint_plans_;
   std::unique_ptr<cost::CostModel> cost_;
   bool ran_ = false;
 

@@ -63,6 +63,12 @@ struct JobOutcome {
   double expected_mtbf_h = 0;     ///< from the failure rates of the job's initial GPUs; inf without failures
   double peak_flops_per_gpu = 0;  ///< peak at the job's precision; 0: the replica's peak_flops_per_gpu
   double energy_j = 0;            ///< energy of the GPUs the job held
+  // Checkpoints over storage tiers and restarts in parts (NaN: the job has no tiers / restart_s is a number).
+  double checkpoint_write_s = 0;   ///< blocking time of one write
+  double checkpoint_durable_s = 0; ///< from a write's start until the copy is in the last tier
+  double checkpoint_size_gb = 0;
+  std::uint64_t checkpoint_fallbacks = 0;
+  std::array<double, workload::RESTART_PARTS> restart_part_gpu_h{}; ///< GPU-hours of restart in each part
 };
 
 struct ModeOutcome {

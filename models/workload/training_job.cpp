@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -55,6 +56,9 @@ void TrainingJob::run_phase(sim::Tick wall, sim::Tick& left) {
 }
 
 void TrainingJob::commit_checkpoint(sim::Tick at) {
+  last_commit_at_ = at;
+  last_segment_ = {static_cast<GpuTicks>(pending_productive_) * gpus_, static_cast<GpuTicks>(pending_degraded_) * gpus_,
+                   static_cast<GpuTicks>(pending_checkpoint_) * gpus_};
   add(JobTime::PRODUCTIVE, pending_productive_);
   add(JobTime::DEGRADED, pending_degraded_);
   add(JobTime::CHECKPOINT, pending_checkpoint_);
@@ -108,6 +112,9 @@ void TrainingJob::close_cycle(sim::Tick now) {
         add(JobTime::CHECKPOINT, cycles * write);
         checkpoints_ += static_cast<std::uint64_t>(cycles);
         t += cycles * period;
+        last_commit_at_ = t;
+        last_segment_ = {static_cast<GpuTicks>(productive) * gpus_,
+                         static_cast<GpuTicks>(run_wall - productive) * gpus_, static_cast<GpuTicks>(write) * gpus_};
       }
     }
   }
@@ -126,7 +133,10 @@ void TrainingJob::close_current() {
   case State::CYCLE: close_cycle(now); break;
   case State::FINAL_WRITE: pending_checkpoint_ += dt; break;
   case State::STALL: pending_degraded_ += dt; break;
-  case State::RESTART: add(JobTime::RESTART, dt); break;
+  case State::RESTART:
+    add(JobTime::RESTART, dt);
+    account_restart(since_, now);
+    break;
   case State::DETECTION: add(JobTime::DETECTION, dt); break;
   case State::WAITING: add(JobTime::WAITING, dt); break;
   case State::MAINTENANCE: add(JobTime::MAINTENANCE, dt); break;
@@ -230,7 +240,47 @@ void TrainingJob::start_restart(sim::Tick extra) {
   transition(State::RESTART);
   remaining_ = timing_.interval;
   event("restart");
-  timer_ = queue_->after(timing_.restart + extra, [this] { begin_cycle(); });
+  restart_began_ = queue_->now();
+  const sim::Tick load = timing_.restart_parts ? next_load_ : 0;
+  restart_ends_[0] = extra + (timing_.restart_parts ? timing_.reschedule : timing_.restart);
+  restart_ends_[1] = restart_ends_[0] + (timing_.restart_parts ? timing_.init : 0);
+  restart_ends_[2] = restart_ends_[1] + load;
+  timer_ = queue_->after(restart_ends_[2], [this] { begin_cycle(); });
+}
+
+void TrainingJob::account_restart(sim::Tick from, sim::Tick to) {
+  // The restart's parts run one after the other: each gets its overlap with [from, to).
+  sim::Tick begin = restart_began_;
+  for (int k = 0; k < RESTART_PARTS; ++k) {
+    const sim::Tick end = restart_began_ + restart_ends_[static_cast<std::size_t>(k)];
+    const sim::Tick overlap = std::min(to, end) - std::max(from, begin);
+    if (overlap > 0) restart_parts_[static_cast<std::size_t>(k)] += static_cast<GpuTicks>(overlap) * gpus_;
+    begin = end;
+  }
+}
+
+void TrainingJob::need_load(int mode, bool first) {
+  const auto m = static_cast<std::size_t>(mode);
+  if (m >= timing_.load.size()) return;
+  // The restart reads from the nearest tier that survived every failure since the job last trained.
+  next_load_ = first ? timing_.load[m] : std::max(next_load_, timing_.load[m]);
+}
+
+void TrainingJob::fall_back(int mode) {
+  const auto m = static_cast<std::size_t>(mode);
+  if (last_commit_at_ < 0 || m >= timing_.loss_window.size() ||
+      queue_->now() - last_commit_at_ >= timing_.loss_window[m])
+    return;
+  // The segment before the last checkpoint is lost with it: its time becomes rework (GPU-time is kept).
+  const std::array<JobTime, 3> states{JobTime::PRODUCTIVE, JobTime::DEGRADED, JobTime::CHECKPOINT};
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    time_[static_cast<std::size_t>(states[k])] -= last_segment_[k];
+    time_[static_cast<std::size_t>(JobTime::REWORK)] += last_segment_[k];
+  }
+  if (checkpoints_ > 0) --checkpoints_; // the lost one is not a recovery point
+  ++checkpoint_fallbacks_;
+  last_commit_at_ = -1;
+  if (log_->enabled()) event("checkpoint_lost", hooks_.cause_name(mode));
 }
 
 void TrainingJob::begin_cycle() {
@@ -240,6 +290,7 @@ void TrainingJob::begin_cycle() {
   }
   const bool restarted = state_ == State::RESTART;
   transition(State::CYCLE);
+  next_load_ = timing_.load_planned; // a later stop that is not a failure reads the durable copy back
   origin_ = queue_->now();
   if (restarted) event("running");
   arm_stop();
@@ -264,9 +315,10 @@ void TrainingJob::take_planned_stop() {
   }
   // Write a checkpoint now (or finish the one in progress), then stop.
   transition(State::FINAL_WRITE);
-  timer_ = queue_->after(timing_.write - pending_checkpoint_, [this] {
+  timer_ = queue_->after(timing_.final_write_or_write() - pending_checkpoint_, [this] {
     close_current();
     commit_checkpoint(queue_->now());
+    last_commit_at_ = -1; // a planned stop's copy is in the last tier
     remaining_ = timing_.interval;
     begin_maintenance();
     serve_requests_later(); // stops waiting for this checkpoint are served by the planned stop
@@ -368,8 +420,12 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
   case State::FINAL_WRITE:
   case State::STALL:
   case State::RESTART: {
-    if (state_ == State::RESTART) ++interruptions_recovery_;
+    const bool restarting = state_ == State::RESTART;
+    if (restarting) ++interruptions_recovery_;
     transition(State::DETECTION);
+    fall_back(mode);
+    last_commit_at_ = -1; // the copy restored from is kept until the next checkpoint
+    need_load(mode, !restarting);
     add(JobTime::REWORK, pending_work());
     pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
     remaining_ = timing_.interval;
@@ -387,7 +443,10 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
     break;
   }
   case State::WAITING:
-  case State::STOPPED: transition(State::DETECTION); break;
+  case State::STOPPED:
+    need_load(mode, false);
+    transition(State::DETECTION);
+    break;
   case State::DETECTION:
   case State::MAINTENANCE:
   case State::QUEUED:

@@ -36,6 +36,16 @@
 // of w is degraded. The job's GPU-hours in a state are its GPUs × the time in that state.
 // Work done since the last checkpoint when the run ends counts as productive: nothing lost it within
 // the simulated window (the first checkpoint after the window would save it unless a failure came).
+//
+// Checkpoints over storage tiers (storage/checkpoint_plan.hpp, docs/recovery.md). An asynchronous
+// checkpoint is committed when its snapshot ends, but its copy reaches a tier that survives a failure of
+// mode m only loss_window[m] later: a failure of mode m sooner than that falls back to the checkpoint
+// before, and the last committed segment (its productive, degraded and checkpoint time) moves to rework
+// (fall_back; the drain of one checkpoint ends before the next snapshot, so one segment at most).
+// A restart in parts (restart_parts) runs reschedule (+ the `extra` of the recover hook), init, then the
+// load of the checkpoint from the tier the failures since the job last trained left (load[m], the largest
+// of them; load_planned after a planned stop or a move; nothing at the first launch); restart_part_time()
+// splits the RESTART ledger time by part.
 #pragma once
 
 #include "models/workload/spec.hpp"
@@ -62,10 +72,26 @@ struct JobTiming {
   sim::Tick step = 0;            ///< healthy step time
   sim::Tick interval = 0;        ///< compute between checkpoints (a whole number of steps)
   sim::Tick write = 0;           ///< blocking checkpoint write
-  sim::Tick restart = 0;         ///< restart after recovery
+  sim::Tick restart = 0;         ///< restart after recovery (restart_parts: its reschedule + init, no load)
   sim::Tick planned_every = 0;   ///< 0: no planned stops
   sim::Tick planned_downtime = 0;
+  // Checkpoints over storage tiers (storage/checkpoint_plan.hpp); all empty or 0 for a job without tiers.
+  sim::Tick final_write = -1;    ///< a planned stop's write, until the copy is in the last tier (-1: write)
+  /// Per failure mode: a checkpoint younger than loss_window[m] when a failure of mode m strikes has
+  /// not reached a tier that survives it (asynchronous drain): the job falls back to the one before.
+  std::vector<sim::Tick> loss_window;
+  std::vector<sim::Tick> load;   ///< per failure mode: the restart's checkpoint load after it (restart_parts)
+  sim::Tick load_planned = 0;    ///< the load after a planned stop or a move (restart_parts)
+  /// restart = reschedule + init + the load of the checkpoint (else `restart`, which includes the load)
+  bool restart_parts = false;
+  sim::Tick reschedule = 0;
+  sim::Tick init = 0;
+  sim::Tick final_write_or_write() const { return final_write >= 0 ? final_write : write; }
 };
+
+/// The parts of a restart (JobTiming::restart_parts), in the order they run.
+enum class RestartPart : int { RESCHEDULE, INIT, LOAD, COUNT };
+inline constexpr int RESTART_PARTS = static_cast<int>(RestartPart::COUNT);
 
 class TrainingJob final : public Workload {
 public:
@@ -140,6 +166,11 @@ public:
   std::uint64_t interruptions_recovery() const { return interruptions_recovery_; }
   std::uint64_t interruptions_planned() const { return interruptions_planned_; }
   std::uint64_t checkpoints() const { return checkpoints_; }
+  /// Failures that found the last checkpoint not yet in a tier surviving them (the job fell back one).
+  std::uint64_t checkpoint_fallbacks() const { return checkpoint_fallbacks_; }
+  /// GPU·µs of RESTART time in each part (restart_parts; a spare's swap-in and health checks count as
+  /// rescheduling). Valid after finish().
+  const std::array<GpuTicks, RESTART_PARTS>& restart_part_time() const { return restart_parts_; }
   /// Per failure mode: failures that struck the job / that interrupted it.
   const std::vector<std::uint64_t>& failures_by_mode() const { return failures_by_mode_; }
   const std::vector<std::uint64_t>& interruptions_by_mode() const { return interruptions_by_mode_; }
@@ -189,6 +220,16 @@ private:
   std::uint64_t interruptions_recovery_ = 0;
   std::uint64_t interruptions_planned_ = 0;
   std::uint64_t checkpoints_ = 0;
+  std::uint64_t checkpoint_fallbacks_ = 0;
+  // The last committed checkpoint and what its segment added to the ledger, while its copy may still
+  // be draining (last_commit_at_ < 0: nothing at risk).
+  sim::Tick last_commit_at_ = -1;
+  std::array<GpuTicks, 3> last_segment_{}; ///< productive, degraded, checkpoint
+  // The restart in progress and the load the next one needs.
+  sim::Tick next_load_ = 0;
+  sim::Tick restart_began_ = 0;
+  std::array<sim::Tick, RESTART_PARTS> restart_ends_{}; ///< offsets from restart_began_
+  std::array<GpuTicks, RESTART_PARTS> restart_parts_{};
   std::vector<std::uint64_t> failures_by_mode_;
   std::vector<std::uint64_t> interruptions_by_mode_;
 
@@ -197,6 +238,12 @@ private:
   void close_cycle(sim::Tick now);
   void run_phase(sim::Tick wall, sim::Tick& left);
   void commit_checkpoint(sim::Tick at);
+  /// The last checkpoint did not survive failure mode `mode`: its segment becomes rework.
+  void fall_back(int mode);
+  /// A failure of `mode` struck: the next restart loads from the tier that survives it (`first`: the
+  /// first failure since the job last trained; later ones can only push the load further out).
+  void need_load(int mode, bool first);
+  void account_restart(sim::Tick from, sim::Tick to);
   void begin_cycle();
   void begin_maintenance();
   void resume();

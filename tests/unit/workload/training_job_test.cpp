@@ -336,3 +336,65 @@ TEST_CASE("a stop requested during a planned stop's write is served once the job
   CHECK(fx.s(JobTime::PRODUCTIVE) == 70);
   fx.require_conserved();
 }
+
+// Asynchronous checkpoints (storage/checkpoint_plan.hpp): the write of 10 s is the snapshot; a failure of
+// mode 0 loses a checkpoint younger than its loss window (the drain to the tier that survives it: 30 s).
+TEST_CASE("a failure during an asynchronous drain falls back to the checkpoint before", "[unit][training_job]") {
+  Fixture fx;
+  fx.timing.loss_window = {sim::to_ticks(30)};
+  fx.start();
+  // Checkpoints end at 160 and 270 s. A failure at 280 s: the 270 s copy is 10 s old (< 30 s), lost; the
+  // segment 160-270 (100 s compute + 10 s snapshot) and the 10 s since become rework.
+  fx.at(280, [&] { fx.job->on_failure(1, 0); });
+  fx.at(290, [&] { fx.job->on_failure_detected(1); });
+  fx.finish_at(340); // restart 290-340
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 100);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 10);
+  CHECK(fx.s(JobTime::REWORK) == 120);
+  CHECK(fx.job->checkpoint_fallbacks() == 1);
+  CHECK(fx.job->checkpoints() == 1);
+  fx.require_conserved();
+}
+
+TEST_CASE("a failure after the drain keeps the last checkpoint", "[unit][training_job]") {
+  Fixture fx;
+  fx.timing.loss_window = {sim::to_ticks(30)};
+  fx.start();
+  // Failure at 300 s: the 270 s copy is 30 s old, durable: only the 30 s since are lost.
+  fx.at(300, [&] { fx.job->on_failure(1, 0); });
+  fx.at(310, [&] { fx.job->on_failure_detected(1); });
+  fx.finish_at(360);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 200);
+  CHECK(fx.s(JobTime::REWORK) == 30);
+  CHECK(fx.job->checkpoint_fallbacks() == 0);
+  fx.require_conserved();
+}
+
+TEST_CASE("a restart in parts: reschedule, initialisation, then the load the failure calls for", "[unit][training_job]") {
+  Fixture fx;
+  fx.timing.restart_parts = true;
+  fx.timing.reschedule = sim::to_ticks(5);
+  fx.timing.init = sim::to_ticks(15);
+  fx.timing.restart = fx.timing.reschedule + fx.timing.init;
+  fx.timing.load = {sim::to_ticks(40)};
+  fx.timing.load_planned = sim::to_ticks(25);
+  fx.start();
+  // Launch 0-20 s (nothing to load), checkpoint 120-130, failure at 150 s, detected at 160 s, restart
+  // 160-220 (5 + 15 + 40), interrupted at 170 s by a second failure (in its init), detected at 180 s,
+  // restart 180-240; then training from 240 s to the end at 250 s.
+  fx.at(150, [&] { fx.job->on_failure(1, 0); });
+  fx.at(160, [&] { fx.job->on_failure_detected(1); });
+  fx.at(170, [&] { fx.job->on_failure(2, 0); });
+  fx.at(180, [&] { fx.job->on_failure_detected(2); });
+  fx.finish_at(250);
+  const auto& parts = fx.job->restart_part_time();
+  auto part_s = [&](workload::RestartPart p) {
+    return static_cast<double>(parts[static_cast<std::size_t>(p)] / fx.spec.gpus) / 1e6;
+  };
+  CHECK(part_s(workload::RestartPart::RESCHEDULE) == 15); // 5 + 5 + 5
+  CHECK(part_s(workload::RestartPart::INIT) == 35);       // 15 + 5 (cut) + 15
+  CHECK(part_s(workload::RestartPart::LOAD) == 40);
+  CHECK(fx.s(JobTime::RESTART) == 90);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 110);
+  fx.require_conserved();
+}
