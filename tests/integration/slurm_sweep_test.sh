@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# ctest "scenario: sweep on a local Slurm cluster": tools/slurm-sweep submits a 9-point sweep as an array of 4
-# tasks plus a merge job to a real one-node Slurm cluster (tools/slurm-local, started and always stopped
-# here), and the merged sweep.csv must equal a one-machine `dcsim sweep` of the same points byte for byte.
+# ctest "scenario: sweep on a local Slurm cluster": tools/slurm-sweep submits a 9-point sweep as an array
+# of 4 tasks plus a merge job to a real one-node Slurm cluster (tools/slurm-local, started and always
+# stopped here), and the merged sweep.csv must equal a one-machine `dcsim sweep` of the same points byte
+# for byte.
 #
 #   slurm_sweep_test.sh DCSIM_BINARY OUTPUT_DIR
 #
-# Checked, each able to fail: the submission goes through sbatch with --partition/--account/--time/
-# --merge-time/--cpus-per-task; the 4 array tasks each ran as a Slurm job (scontrol lists tasks 1..4 of the
-# array, COMPLETED with exit 0:0) and ran its round-robin share of the 9 points (task 1: points 0, 4, 8;
-# tasks 2-4: 2 points each, as its log says); the merge job started only after the last task ended
-# (afterok) and completed; sweep.csv is byte-identical to the one-machine sweep; after
-# `tools/slurm-local stop` none of the daemons it started is alive.
+# Checked, each able to fail: the jobs carry slurm-sweep's --partition, --account, --time (--merge-time
+# for the merge) and --cpus-per-task as scontrol shows them; the 4 array tasks each ran as a Slurm job
+# (scontrol lists tasks 1..4 of the array, COMPLETED with exit 0:0) and ran its round-robin share of the
+# 9 points (task 1: points 0, 4, 8; tasks 2-4: 2 points each, as its log says); the merge job started
+# only after the last task ended (afterok) and completed; sweep.csv is byte-identical to the one-machine
+# sweep; after `tools/slurm-local stop` none of the daemons it started is alive.
 # Without root or the Slurm packages the test is skipped (exit 77), except under CI=true, where it fails.
 set -euo pipefail
 
@@ -112,11 +113,17 @@ echo "array and merge done in $((SECONDS - t1)) s"
 merge_line="$(scontrol -o show job "$merge_id")"
 [[ "$(field ExitCode <<<"$merge_line")" == "0:0" ]] || { show_logs; fail "merge job exit code $(field ExitCode <<<"$merge_line")"; }
 merge_start="$(field StartTime <<<"$merge_line")"
+settings="$(field Partition <<<"$merge_line") $(field Account <<<"$merge_line") $(field TimeLimit <<<"$merge_line")"
+[[ "$settings" == "local planning 00:05:00" ]] ||
+  fail "merge job: partition, account, time limit '$settings', expected 'local planning 00:05:00'"
 tasks=""
 while read -r line; do
   task="$(field ArrayTaskId <<<"$line")"
   [[ "$(field JobState <<<"$line")" == COMPLETED && "$(field ExitCode <<<"$line")" == "0:0" ]] ||
     { show_logs; fail "array task $task: $(field JobState <<<"$line") $(field ExitCode <<<"$line")"; }
+  settings="$(field Partition <<<"$line") $(field Account <<<"$line") $(field TimeLimit <<<"$line") $(field NumCPUs <<<"$line")"
+  [[ "$settings" == "local planning 00:10:00 1" ]] ||
+    fail "array task $task: partition, account, time limit, CPUs '$settings', expected 'local planning 00:10:00 1'"
   end="$(field EndTime <<<"$line")"
   [[ ! "$merge_start" < "$end" ]] || fail "the merge started at $merge_start, before task $task ended ($end)"
   tasks+="$task "
