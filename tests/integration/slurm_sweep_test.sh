@@ -39,7 +39,7 @@ if [[ -n "$missing" ]]; then
 fi
 
 # Only this cluster counts: no inherited Slurm settings (SBATCH_PARTITION, SLURM_CONF of another cluster).
-while read -r v; do unset "$v"; done < <(compgen -e | grep -E '^(SLURM|SBATCH|SQUEUE|SINFO|SCONTROL)_' || true)
+for v in $(compgen -e | grep -E '^(SLURM|SBATCH|SQUEUE|SINFO|SCONTROL)_' || true); do unset "$v"; done
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -73,71 +73,77 @@ echo "cluster up in $((SECONDS - t0)) s (daemons:$started_pids)"
 
 t1=$SECONDS
 submitted="$(cd "$out" && "$src/tools/slurm-sweep" --shards 4 --out "$out/shared" --partition local \
-  --account planning --time 00:10:00 --merge-time 00:05:00 --cpus-per-task 1 --dcsim "$dcsim" -- "${sweep_args[@]}")"
+  --account planning --time 00:10:00 --merge-time 00:05:00 --cpus-per-task 1 --dcsim "$dcsim" \
+  -- "${sweep_args[@]}")"
 echo "$submitted"
-[[ "$submitted" =~ ^submitted\ array\ job\ ([0-9]+)\ \(4\ tasks\)\ and\ merge\ job\ ([0-9]+)\ \(afterok:([0-9]+)\) ]] ||
-  fail "unexpected slurm-sweep output"
+pattern='^submitted array job ([0-9]+) \(4 tasks\) and merge job ([0-9]+) \(afterok:([0-9]+)\)'
+[[ "$submitted" =~ $pattern ]] || fail "unexpected slurm-sweep output"
 array_id="${BASH_REMATCH[1]}"
 merge_id="${BASH_REMATCH[2]}"
-[[ "${BASH_REMATCH[3]}" == "$array_id" ]] || fail "the merge depends on job ${BASH_REMATCH[3]}, not on the array $array_id"
+[[ "${BASH_REMATCH[3]}" == "$array_id" ]] ||
+  fail "the merge depends on job ${BASH_REMATCH[3]}, not on the array $array_id"
 
-show_logs() {
+fail_with_logs() {
   squeue >&2 || true
   scontrol -o show job >&2 || true
   for f in "$out"/shared/slurm/*.log "$cluster"/log/slurmctld.log "$cluster"/log/slurmd.log; do
     [[ -f "$f" ]] && { echo "---- $f (last 30 lines) ----" >&2; tail -n 30 "$f" >&2; }
   done
-  return 0
+  fail "$@"
 }
 
-field() { # field NAME: the value of NAME= in one `scontrol -o show job` line read from stdin
-  tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1
+fields() { # fields LINE NAME...: the values of NAME=... in one `scontrol -o show job` line, space-separated
+  local line="$1" name values=()
+  shift
+  for name in "$@"; do values+=("$(tr ' ' '\n' <<<"$line" | sed -n "s/^$name=//p" | head -n 1)"); done
+  echo "${values[*]}"
 }
 
 state=""
 while ((SECONDS - t1 < TIMEOUT_S)); do
   line="$(scontrol -o show job "$merge_id" 2>/dev/null || true)"
-  state="$(field JobState <<<"$line")"
-  reason="$(field Reason <<<"$line")"
+  state="$(fields "$line" JobState)"
   case "$state" in
     COMPLETED) break ;;
     PENDING | CONFIGURING | RUNNING | COMPLETING) ;;
-    *) show_logs; fail "merge job $merge_id ended $state" ;;
+    *) fail_with_logs "merge job $merge_id ended $state" ;;
   esac
-  [[ "$reason" != DependencyNeverSatisfied ]] || { show_logs; fail "an array task failed: the merge can never run"; }
+  [[ "$(fields "$line" Reason)" != DependencyNeverSatisfied ]] ||
+    fail_with_logs "an array task failed: the merge can never run"
   sleep 0.5
 done
-[[ "$state" == COMPLETED ]] || { show_logs; fail "merge job $merge_id not complete after $TIMEOUT_S s (state '$state')"; }
+[[ "$state" == COMPLETED ]] || fail_with_logs "merge job $merge_id not complete after $TIMEOUT_S s ('$state')"
 echo "array and merge done in $((SECONDS - t1)) s"
 
 merge_line="$(scontrol -o show job "$merge_id")"
-[[ "$(field ExitCode <<<"$merge_line")" == "0:0" ]] || { show_logs; fail "merge job exit code $(field ExitCode <<<"$merge_line")"; }
-merge_start="$(field StartTime <<<"$merge_line")"
-settings="$(field Partition <<<"$merge_line") $(field Account <<<"$merge_line") $(field TimeLimit <<<"$merge_line")"
-[[ "$settings" == "local planning 00:05:00" ]] ||
-  fail "merge job: partition, account, time limit '$settings', expected 'local planning 00:05:00'"
+got="$(fields "$merge_line" ExitCode Partition Account TimeLimit)"
+[[ "$got" == "0:0 local planning 00:05:00" ]] ||
+  fail_with_logs "merge job: exit code, partition, account, time limit '$got', expected" \
+    "'0:0 local planning 00:05:00'"
+merge_start="$(fields "$merge_line" StartTime)"
 tasks=""
 while read -r line; do
-  task="$(field ArrayTaskId <<<"$line")"
-  [[ "$(field JobState <<<"$line")" == COMPLETED && "$(field ExitCode <<<"$line")" == "0:0" ]] ||
-    { show_logs; fail "array task $task: $(field JobState <<<"$line") $(field ExitCode <<<"$line")"; }
-  settings="$(field Partition <<<"$line") $(field Account <<<"$line") $(field TimeLimit <<<"$line") $(field NumCPUs <<<"$line")"
-  [[ "$settings" == "local planning 00:10:00 1" ]] ||
-    fail "array task $task: partition, account, time limit, CPUs '$settings', expected 'local planning 00:10:00 1'"
-  end="$(field EndTime <<<"$line")"
+  task="$(fields "$line" ArrayTaskId)"
+  got="$(fields "$line" JobState ExitCode Partition Account TimeLimit NumCPUs)"
+  [[ "$got" == "COMPLETED 0:0 local planning 00:10:00 1" ]] ||
+    fail_with_logs "array task $task: '$got', expected 'COMPLETED 0:0 local planning 00:10:00 1'"
+  end="$(fields "$line" EndTime)"
   [[ ! "$merge_start" < "$end" ]] || fail "the merge started at $merge_start, before task $task ended ($end)"
   tasks+="$task "
 done < <(scontrol -o show job "$array_id")
 tasks="$(tr ' ' '\n' <<<"$tasks" | sed '/^$/d' | sort -n | tr '\n' ' ')"
-[[ "$tasks" == "1 2 3 4 " ]] || { show_logs; fail "the array ran tasks '${tasks}', expected '1 2 3 4 '"; }
+[[ "$tasks" == "1 2 3 4 " ]] || fail_with_logs "the array ran tasks '${tasks}', expected '1 2 3 4 '"
 for task in 1 2 3 4; do
   points=2
   [[ $task -eq 1 ]] && points=3
   grep -q "shard $task/4: $points points, $points to run" "$out/shared/slurm/shard-$task.log" ||
-    { show_logs; fail "shard-$task.log does not say it ran $points points as shard $task/4"; }
+    fail_with_logs "shard-$task.log does not say it ran $points points as shard $task/4"
 done
 
 "$dcsim" sweep "${sweep_args[@]}" -j 2 -q --out "$out/whole" >/dev/null || fail "the one-machine sweep failed"
-[[ $(wc -l <"$out/whole/sweep.csv") -gt 9 ]] || fail "the one-machine sweep.csv has too few rows"
-cmp "$out/whole/sweep.csv" "$out/shared/sweep.csv" || fail "sweep.csv from Slurm differs from the one-machine sweep"
-echo "PASS: 4 Slurm array tasks + merge gave the one-machine sweep.csv ($(wc -l <"$out/whole/sweep.csv") lines); $((SECONDS - t0)) s in all"
+rows=$(wc -l <"$out/whole/sweep.csv")
+[[ $rows -gt 9 ]] || fail "the one-machine sweep.csv has $rows lines: no header and rows for every point?"
+cmp "$out/whole/sweep.csv" "$out/shared/sweep.csv" ||
+  fail "sweep.csv from Slurm differs from the one-machine sweep"
+echo "PASS: 4 Slurm array tasks and the merge gave the one-machine sweep.csv ($rows lines)," \
+  "$((SECONDS - t0)) s in all"
