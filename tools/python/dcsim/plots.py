@@ -77,12 +77,14 @@ def lost_gpu_time(run: Run, job: Optional[str] = None) -> pd.Series:
     return rows.groupby("state", sort=False).gpu_hours.sum() / run.ledger.replica.nunique()
 
 
-def loss_waterfall(run: Run, job: Optional[str] = None, ax=None, kept: str = "productive"):
-    """Waterfall of lost GPU time: from 100% of the GPU-time held by `job` (default the first job;
-    `cluster` for the whole cluster) down to the `kept` state (productive), one step per other ledger
-    state that held GPU-time, as a share of the GPU-time, with each step's mean GPU-h in its label."""
+def loss_waterfall(run: Run, job: Optional[str] = None, ax=None, kept: Optional[str] = None):
+    """Waterfall of lost GPU time: from 100% of the GPU-time held by `job` (default the first job; an
+    inference service; `cluster` for the whole cluster) down to the `kept` state (default: productive,
+    or serving for a service), one step per other ledger state that held GPU-time, as a share of the
+    GPU-time, with each step's mean GPU-h in its label."""
     job = job or run.jobs[0]
     hours = lost_gpu_time(run, job)
+    kept = kept or ("productive" if "productive" in hours.index else "serving")
     total = hours.sum()
     losses = hours.drop(index=kept, errors="ignore")
     losses = losses[losses > 0]  # states that never held GPU-time take no step

@@ -207,5 +207,21 @@ class PackageTest(unittest.TestCase):
                                delta=1e-12)
 
 
+    def test_service_waterfall_keeps_serving(self):
+        # An inference service's ledger (serving, moving, down): the waterfall ends at serving. Mean over
+        # 2 replicas: serving 95 GPU-h, moving 3, down 2, so serving keeps 95% of the 100 GPU-h held.
+        import pandas as pd
+        ledger = pd.DataFrame({"replica": [0, 0, 0, 1, 1, 1], "job": ["chat"] * 6,
+                               "state": ["serving", "moving", "down"] * 2,
+                               "gpu_hours": [96.0, 2.0, 2.0, 94.0, 4.0, 2.0]})
+        summary = pd.DataFrame({"scenario": ["s"], "job": ["chat"], "metric": ["served_frac"], "mean": [1.0],
+                                "ci95_low": [1.0], "ci95_high": [1.0], "replicas": [2]})
+        run = dcsim.Run(folder=Path("synthetic"), summary=summary, ledger=ledger)
+        ax = dcsim.loss_waterfall(run)
+        self.assertEqual(len(ax.patches), 4)  # held, moving, down, serving
+        self.assertAlmostEqual(ax.patches[-1].get_height(), 0.95, delta=1e-12)
+        self.assertEqual(ax.get_xticklabels()[-1].get_text(), "serving\n95.00%")
+
+
 if __name__ == "__main__":
     unittest.main()
