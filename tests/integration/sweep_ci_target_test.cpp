@@ -48,8 +48,9 @@ std::vector<PointRow> goodput_rows(const fs::path& sweep_csv) {
 
 } // namespace
 
-TEST_CASE("sweep --ci-target replicates each point as run --ci-target does: same replica counts, identical outputs",
-          "[scenario][workflow][sweep]") {
+TEST_CASE(
+    "sweep --ci-target replicates each point as run --ci-target does: same replica counts, identical outputs",
+    "[scenario][workflow][sweep]") {
   const fs::path dir = test::fresh_test_dir("sweep-ci-target");
   const std::string adaptive = "--ci-target 0.004 --max-replicas 30";
   const auto r = run_shell(sweep(dir / "sweep", adaptive));
@@ -76,10 +77,11 @@ TEST_CASE("sweep --ci-target replicates each point as run --ci-target does: same
   // Each point alone, with run --ci-target: the same replicas, byte-identical summary and replicas.
   for (std::size_t p = 0; p < rows.size(); ++p) {
     const fs::path run = dir / fmt::format("run-{}", p);
-    const auto single = run_shell(fmt::format(
-        "{} run {} --replicas 4 -j 2 -q --out {} {} --set operations.restart_s={} "
-        "--set jobs.0.checkpoint.interval_s={} 2>&1",
-        dcsim_binary(), scenario(), shell_quote(run.string()), adaptive, rows[p].restart_s, rows[p].interval_s));
+    const auto single =
+        run_shell(fmt::format("{} run {} --replicas 4 -j 2 -q --out {} {} --set operations.restart_s={} "
+                              "--set jobs.0.checkpoint.interval_s={} 2>&1",
+                              dcsim_binary(), scenario(), shell_quote(run.string()), adaptive,
+                              rows[p].restart_s, rows[p].interval_s));
     INFO(single.output);
     REQUIRE(single.exit_code == 0);
     const fs::path point = dir / "sweep" / "points" / fmt::format("point-{:03}", p);
@@ -101,18 +103,20 @@ TEST_CASE("sweep --ci-target replicates each point as run --ci-target does: same
   CHECK(read_text(dir / "shared" / "sweep.csv") == read_text(dir / "sweep" / "sweep.csv"));
 }
 
-TEST_CASE("sweep --ci-target not met at some point: exit 4 naming the points (--ci-target-soft: 0), and resume "
-          "re-runs points replicated otherwise",
-          "[scenario][workflow][sweep]") {
+TEST_CASE(
+    "sweep --ci-target not met at some point: exit 4 naming the points (--ci-target-soft: 0), and resume "
+    "re-runs points replicated otherwise",
+    "[scenario][workflow][sweep]") {
   const fs::path dir = test::fresh_test_dir("sweep-ci-target-missed");
   const fs::path out = dir / "sweep";
   // Point 1 (120 s restarts, 600 s checkpoints) is the least noisy: 4 replicas meet 0.004, not 0.0001.
   const auto hard = run_shell(sweep(out, "--ci-target 0.0001 --max-replicas 6"));
   INFO(hard.output);
   CHECK(hard.exit_code == 4);
-  CHECK(hard.output.find("dcsim sweep: error (exit 4): point 1 (operations.restart_s=120, "
-                         "jobs.0.checkpoint.interval_s=600): --ci-target 0.0001 not met after --max-replicas 6 "
-                         "replicas (widest goodput_frac 95% half-width ") != std::string::npos);
+  CHECK(
+      hard.output.find("dcsim sweep: error (exit 4): point 1 (operations.restart_s=120, "
+                       "jobs.0.checkpoint.interval_s=600): --ci-target 0.0001 not met after --max-replicas 6 "
+                       "replicas (widest goodput_frac 95% half-width ") != std::string::npos);
   CHECK(hard.output.find("dcsim sweep: --ci-target 0.0001 not met at 9 of 9 points\n") != std::string::npos);
   CHECK(fs::exists(out / "sweep.csv")); // outputs written, as run does
   for (const auto& row : goodput_rows(out / "sweep.csv"))

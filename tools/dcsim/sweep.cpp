@@ -19,8 +19,8 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
-#include <limits>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -516,8 +516,9 @@ void print_goodput_table(const std::filesystem::path& sweep_csv, const std::vect
   std::string header = fmt::format("{:>5}", "point");
   for (const auto& a : axes)
     header += fmt::format("  {:>{}}", a.key, std::max<std::size_t>(8, a.key.size()));
-  std::cout << header << fmt::format("  {:<14} {:>28}{}\n", "job", "goodput_frac (95% CI)",
-                                     show_replicas ? "  replicas" : "");
+  std::cout << header
+            << fmt::format("  {:<14} {:>28}{}\n", "job", "goodput_frac (95% CI)",
+                           show_replicas ? "  replicas" : "");
   for (const auto& row : sweep.rows) {
     if (row[metric_col] != "goodput_frac" || row[job_col] == "cluster") continue;
     std::string line = fmt::format("{:>5}", row[0]);
@@ -559,8 +560,8 @@ int check_ci_target(const SweepOptions& o, const SweepPlan& plan, const std::vec
                              o.max_replicas, half);
   }
   if (missed > 0)
-    std::cerr << fmt::format("dcsim sweep: --ci-target {} not met at {} of {} points{}\n", o.ci_target, missed,
-                             points.size(), error ? "" : " (warning only)");
+    std::cerr << fmt::format("dcsim sweep: --ci-target {} not met at {} of {} points{}\n", o.ci_target,
+                             missed, points.size(), error ? "" : " (warning only)");
   return missed > 0 && error ? EXIT_CI_TARGET_MISSED : 0;
 }
 

@@ -57,7 +57,7 @@ struct SweepOptions {
   int shard_count = 0;              ///< --shard I/N: N; 0: not sharded (sweep.csv written at the end)
   bool merge_only = false;          ///< run nothing: sweep.csv from the complete points, else exit 2
   bool skip_invalid = false;        ///< report bad points and run the rest (exit 2 only when none is valid)
-  double ci_target = 0;             ///< > 0: each point replicated adaptively (run_until_ci) to this half-width
+  double ci_target = 0;             ///< > 0: points replicated adaptively (run_until_ci) to this half-width
   int max_replicas = 200;           ///< cap on a point's replicas with ci_target
   bool ci_target_soft = false;      ///< a point missing ci_target is a warning, not exit 4
 };
