@@ -1,5 +1,6 @@
 // report.html in a real browser (Debian's chromium, headless) and the goodput notebook executed headless
-// (jupyter nbconvert --execute), both on a fresh run of the default scenario. tools/dev.sh installs both.
+// (jupyter nbconvert --execute), both on a fresh run of the default scenario; the sweep notebook on a fresh
+// sweep of restart-checkpoint-sweep.json. tools/dev.sh installs chromium and jupyter.
 #include "tests/support/shell.hpp"
 #include "tools/dcsim/completion.hpp"
 
@@ -201,33 +202,73 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   CHECK_FALSE(fs::exists(run / "report.html"));
 }
 
-TEST_CASE("the goodput notebook executes headless on a fresh run (jupyter nbconvert --execute)",
-          "[scenario][workflow][notebook]") {
-  const fs::path dir = test::fresh_test_dir("notebook");
-  const fs::path run = dir / "run";
-  run_default(run);
+namespace {
+
+struct ExecutedNotebook {
+  int images = 0, errors = 0;
+  std::string text; ///< every stream output, concatenated
+};
+
+/// Executes tools/notebooks/NAME.ipynb headless from `dir` with `env` (e.g. "DCSIM_OUT=run"), as the
+/// README runs it: a relative folder in `env` is taken from the command's folder (the kernel runs in the
+/// notebook's).
+ExecutedNotebook execute_notebook(const fs::path& dir, const std::string& name, const std::string& env) {
   if (!fs::exists("/usr/bin/jupyter"))
     FAIL("jupyter is not installed: tools/dev.sh test installs jupyter-nbconvert");
   const auto t0 = std::chrono::steady_clock::now();
-  const fs::path executed = dir / "goodput.executed.ipynb";
-  // As the README runs it: a DCSIM_OUT relative to the command's folder (the kernel runs in the notebook's).
-  const auto r = run_shell(fmt::format("cd {} && DCSIM_OUT=run PYDEVD_DISABLE_FILE_VALIDATION=1 timeout 600 "
+  const fs::path executed = dir / (name + ".executed.ipynb");
+  const auto r = run_shell(fmt::format("cd {} && {} PYDEVD_DISABLE_FILE_VALIDATION=1 timeout 600 "
                                        "/usr/bin/jupyter nbconvert --to notebook --execute "
                                        "--ExecutePreprocessor.timeout=300 --output {} {} 2>&1",
-                                       shell_quote(dir.string()), shell_quote(executed.string()),
-                                       shell_quote(source("tools/notebooks/goodput.ipynb"))));
+                                       shell_quote(dir.string()), env, shell_quote(executed.string()),
+                                       shell_quote(source("tools/notebooks/" + name + ".ipynb"))));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  WARN(fmt::format("notebook executed in {:.1f} s",
+  WARN(fmt::format("notebook {} executed in {:.1f} s", name,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
   const auto nb = nlohmann::json::parse(read_text(executed));
-  int images = 0, errors = 0;
+  ExecutedNotebook out;
   for (const auto& cell : nb.at("cells"))
     if (cell.contains("outputs"))
       for (const auto& o : cell.at("outputs")) {
-        if (o.at("output_type") == "error") ++errors;
-        if (o.contains("data") && o.at("data").contains("image/png")) ++images;
+        if (o.at("output_type") == "error") ++out.errors;
+        if (o.contains("data") && o.at("data").contains("image/png")) ++out.images;
+        if (o.at("output_type") == "stream")
+          for (const auto& line : o.at("text"))
+            out.text += line.get<std::string>();
       }
-  CHECK(errors == 0);
-  CHECK(images >= 4); // goodput by replica, losses, causes, time series
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("the goodput notebook executes headless on a fresh run (jupyter nbconvert --execute)",
+          "[scenario][workflow][notebook]") {
+  const fs::path dir = test::fresh_test_dir("notebook");
+  run_default(dir / "run");
+  const ExecutedNotebook nb = execute_notebook(dir, "goodput", "DCSIM_OUT=run");
+  INFO(nb.text);
+  CHECK(nb.errors == 0);
+  // goodput by replica, goodput over time, the loss waterfall, causes, time series
+  CHECK(nb.images >= 5);
+  CHECK(nb.text.find("run: scenario 'default', 4 replicas, jobs ['pretrain']") != std::string::npos);
+}
+
+TEST_CASE("the sweep notebook executes headless on a fresh sweep (jupyter nbconvert --execute)",
+          "[scenario][workflow][notebook]") {
+  const fs::path dir = test::fresh_test_dir("sweep-notebook");
+  // restart-checkpoint-sweep.json: 3 restart times x 3 checkpoint intervals, 3 replicas each.
+  const auto s = run_shell(fmt::format("{} sweep {} -q -j 2 --replicas 3 --out {} 2>&1", dcsim_binary(),
+                                       shell_quote(source("scenarios/restart-checkpoint-sweep.json")),
+                                       shell_quote((dir / "rcs").string())));
+  INFO(s.output);
+  REQUIRE(s.exit_code == 0);
+  const ExecutedNotebook nb = execute_notebook(dir, "sweep", "DCSIM_SWEEP=rcs");
+  INFO(nb.text);
+  CHECK(nb.errors == 0);
+  CHECK(nb.images == 5); // goodput against each of the 2 keys, one heatmap, the best and worst points
+  CHECK(nb.text.find("rcs: 9 points, varied keys ['operations.restart_s', 'jobs.0.checkpoint.interval_s'], "
+                     "jobs ['pretrain'], 3 to 3 replicas per point") != std::string::npos);
+  // The best point has the highest mean goodput_frac of sweep.csv (the notebook ranks from it).
+  CHECK(nb.text.find("best goodput_frac of pretrain: point ") != std::string::npos);
 }

@@ -135,6 +135,17 @@ void add_sweep(Cli& c) {
   c.sweep_cmd->add_flag(
       "--merge-only", c.sweep.merge_only,
       "run nothing: write sweep.csv from the complete points (exit 2 listing any not complete)");
+  c.sweep_cmd
+      ->add_option("--ci-target", c.sweep.ci_target,
+                   "adaptive replication of each point, as run --ci-target: add replicas until every job's "
+                   "goodput_frac 95% CI half-width is <= this")
+      ->check(CLI::PositiveNumber);
+  c.sweep_cmd
+      ->add_option("--max-replicas", c.sweep.max_replicas,
+                   "cap on a point's replicas with --ci-target (default 200)")
+      ->check(CLI::PositiveNumber);
+  c.sweep_cmd->add_flag("--ci-target-soft", c.sweep.ci_target_soft,
+                        "a point missing --ci-target warns and the sweep exits 0 (default: exit 4)");
 }
 
 void add_compare(Cli& c) {
@@ -293,7 +304,8 @@ int main(int argc, char** argv) {
   c.exit_codes =
       "Exit codes: 0 ok; 1 runtime failure; 2 bad input or usage; 3 the run cannot progress (events pile up\n"
       "while simulated time stands still: absurd failure rates or durations); 4 run --ci-target not met\n"
-      "within --max-replicas (outputs written). compare: 1 also means a regression (--exact: a difference).";
+      "within --max-replicas (outputs written; sweep: at any point). compare: 1 also means a regression "
+      "(--exact: a difference).";
   c.app.footer(c.exit_codes);
   add_run(c);
   add_sweep(c);

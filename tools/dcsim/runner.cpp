@@ -119,11 +119,18 @@ double worst_goodput_half_width(const RunSummary& summary) {
   return worst;
 }
 
-AdaptiveResult run_until_ci(World& world, double target, int max_replicas, int parallel, bool quiet) {
+AdaptiveResult run_until_ci(World& world, double target, int max_replicas, int parallel, bool quiet,
+                            const std::function<void(double)>& publish) {
   AdaptiveResult out;
   int count = std::min(world.scenario().replicas, max_replicas);
   while (count > 0) {
-    auto batch = run_replica_range(world, static_cast<int>(out.replicas.size()), count, parallel, quiet);
+    const int done = static_cast<int>(out.replicas.size());
+    std::function<void(double)> batch_progress;
+    if (publish)
+      batch_progress = [&publish, done, count, max_replicas](double frac) {
+        publish((done + frac * count) / max_replicas);
+      };
+    auto batch = run_replica_range(world, done, count, parallel, quiet, batch_progress);
     for (auto& r : batch)
       out.replicas.push_back(std::move(r));
     const int n = static_cast<int>(out.replicas.size());

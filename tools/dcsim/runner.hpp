@@ -55,7 +55,9 @@ struct AdaptiveResult {
   double worst_half_width = 0; ///< over the jobs' goodput_frac
   bool met = false;
 };
-AdaptiveResult run_until_ci(World& world, double target, int max_replicas, int parallel, bool quiet);
+/// With `publish` (a sweep point), the share of max_replicas run so far is handed to it.
+AdaptiveResult run_until_ci(World& world, double target, int max_replicas, int parallel, bool quiet,
+                            const std::function<void(double)>& publish = {});
 /// The widest 95% half-width of a job's goodput_frac (NaN when undefined: fewer than 2 replicas).
 double worst_goodput_half_width(const RunSummary& summary);
 

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -182,7 +183,9 @@ std::string point_dir_name(int index, int points) {
 }
 
 void mark_point_complete(const std::filesystem::path& dir, const SweepPoint& point) {
-  write_completion_marker(dir, Json{{"point", point.index}, {"scenario", point.document}});
+  Json members{{"point", point.index}, {"scenario", point.document}};
+  if (!point.replication.is_null()) members["replication"] = point.replication;
+  write_completion_marker(dir, std::move(members));
 }
 
 bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point, std::string* why) {
@@ -198,6 +201,8 @@ bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point
       !marker.contains("files") || !marker.at("files").is_array())
     return fail("complete.json is not a completion record");
   if (marker.at("scenario") != point.document) return fail("complete.json records another scenario");
+  if (marker.value("replication", Json()) != point.replication)
+    return fail("complete.json records another replication (--ci-target, --max-replicas)");
   bool has_summary = false;
   for (const auto& f : marker.at("files")) {
     if (!f.is_object() || !f.contains("name") || !f.at("name").is_string())
@@ -213,6 +218,23 @@ bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point
   }
   if (!has_summary) return fail("complete.json lists no summary.csv");
   return true;
+}
+
+double summary_worst_goodput_half_width(const std::filesystem::path& summary_csv) {
+  const auto summary = sim::read_csv_file(summary_csv);
+  const std::size_t job = summary.require_column("job", "summary.csv"),
+                    metric = summary.require_column("metric", "summary.csv"),
+                    low = summary.require_column("ci95_low", "summary.csv"),
+                    high = summary.require_column("ci95_high", "summary.csv");
+  double worst = 0;
+  for (const auto& row : summary.rows) {
+    if (row[job] == "cluster" || row[metric] != "goodput_frac") continue;
+    // As worst_goodput_half_width computes it from the doubles that summary.csv holds exactly.
+    const double half = (sim::csv_number(row[high]) - sim::csv_number(row[low])) / 2;
+    if (std::isnan(half)) return std::numeric_limits<double>::quiet_NaN();
+    worst = std::max(worst, half);
+  }
+  return worst;
 }
 
 std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vector<SweepAxis>& axes,
@@ -387,6 +409,9 @@ int plan_sweep(const SweepOptions& o, SweepPlan& plan) {
   Json base = loaded.document;
   base.erase("sweep");
   plan.points = expand_points(base, plan.axes);
+  if (o.ci_target > 0)
+    for (auto& p : plan.points)
+      p.replication = Json{{"ci_target", o.ci_target}, {"max_replicas", o.max_replicas}};
   if (const std::string errors = decode_points(o, plan.points, plan.scenarios); !errors.empty()) {
     std::cerr << errors;
     const std::size_t valid = plan.valid_points().size();
@@ -453,10 +478,19 @@ void run_points(const SweepOptions& o, const SweepPlan& plan, const std::vector<
           const Scenario& scenario = *plan.scenarios[static_cast<std::size_t>(index)];
           OutputFolder folder(plan.point_dir(index), /*replace=*/true); // the sweep decided to (re)run it
           World world(scenario);
-          const auto replicas = run_replicas(world, inner, true, progress);
+          Scenario ran = scenario;
+          Json document = p.document;
+          std::vector<ReplicaOutputs> replicas;
+          if (o.ci_target > 0) { // as `dcsim run --ci-target` (runner.cpp), so the outputs are the same
+            replicas = run_until_ci(world, o.ci_target, o.max_replicas, inner, true, progress).replicas;
+            ran.replicas = static_cast<int>(replicas.size());
+            document["replicas"] = ran.replicas; // re-running scenario.json reproduces these outputs
+          } else {
+            replicas = run_replicas(world, inner, true, progress);
+          }
           const RunSummary summary = summarize_replicas(replicas);
-          write_outputs(folder.staging(), scenario, replicas, summary);
-          write_scenario_document(folder.staging(), p.document);
+          write_outputs(folder.staging(), ran, replicas, summary);
+          write_scenario_document(folder.staging(), document);
           mark_point_complete(folder.staging(), p);
           sim::die_if_interrupted();
           folder.publish();
@@ -471,16 +505,20 @@ void run_points(const SweepOptions& o, const SweepPlan& plan, const std::vector<
   report.finish(todo.empty());
 }
 
-/// A short table on stdout from sweep.csv: each job's goodput at every point.
-void print_goodput_table(const std::filesystem::path& sweep_csv, const std::vector<SweepAxis>& axes) {
+/// A short table on stdout from sweep.csv: each job's goodput at every point (and its replicas, when
+/// points are replicated adaptively).
+void print_goodput_table(const std::filesystem::path& sweep_csv, const std::vector<SweepAxis>& axes,
+                         bool show_replicas) {
   const auto sweep = sim::read_csv_file(sweep_csv);
   const std::size_t job_col = *sweep.column("job"), metric_col = *sweep.column("metric"),
                     mean_col = *sweep.column("mean"), low_col = *sweep.column("ci95_low"),
-                    high_col = *sweep.column("ci95_high");
+                    high_col = *sweep.column("ci95_high"), replicas_col = *sweep.column("replicas");
   std::string header = fmt::format("{:>5}", "point");
   for (const auto& a : axes)
     header += fmt::format("  {:>{}}", a.key, std::max<std::size_t>(8, a.key.size()));
-  std::cout << header << fmt::format("  {:<14} {:>28}\n", "job", "goodput_frac (95% CI)");
+  std::cout << header
+            << fmt::format("  {:<14} {:>28}{}\n", "job", "goodput_frac (95% CI)",
+                           show_replicas ? "  replicas" : "");
   for (const auto& row : sweep.rows) {
     if (row[metric_col] != "goodput_frac" || row[job_col] == "cluster") continue;
     std::string line = fmt::format("{:>5}", row[0]);
@@ -489,23 +527,46 @@ void print_goodput_table(const std::filesystem::path& sweep_csv, const std::vect
     const double mean = sim::csv_number(row[mean_col]), low = sim::csv_number(row[low_col]),
                  high = sim::csv_number(row[high_col]);
     std::cout << line
-              << fmt::format("  {:<14} {:>28}\n", row[job_col],
+              << fmt::format("  {:<14} {:>28}{}\n", row[job_col],
                              std::isnan(low) ? fmt::format("{:.4f}", mean)
-                                             : fmt::format("{:.4f} [{:.4f}, {:.4f}]", mean, low, high));
+                                             : fmt::format("{:.4f} [{:.4f}, {:.4f}]", mean, low, high),
+                             show_replicas ? fmt::format("  {:>8}", row[replicas_col]) : "");
   }
 }
 
 /// Writes sweep.csv from the points' outputs and prints the table.
-void assemble_sweep_csv(const SweepPlan& plan) {
+void assemble_sweep_csv(const SweepOptions& o, const SweepPlan& plan) {
   sim::write_file_atomically(
       plan.out_dir / "sweep.csv",
       sweep_csv_text(plan.out_dir, plan.axes, plan.valid_points(), static_cast<int>(plan.points.size())));
-  print_goodput_table(plan.out_dir / "sweep.csv", plan.axes);
+  print_goodput_table(plan.out_dir / "sweep.csv", plan.axes, o.ci_target > 0);
   std::cout << fmt::format("outputs written to {}/ (sweep.csv, points/)\n", plan.out_dir.string());
 }
 
+/// --ci-target: checks every point of `points` on its summary.csv; lists those that missed the target.
+/// Returns 0, or EXIT_CI_TARGET_MISSED when one did and the miss is an error (not --ci-target-soft, not
+/// a shard: the --merge-only step decides).
+int check_ci_target(const SweepOptions& o, const SweepPlan& plan, const std::vector<SweepPoint>& points) {
+  if (o.ci_target <= 0) return 0;
+  const bool error = !o.ci_target_soft && o.shard_count == 0;
+  int missed = 0;
+  for (const auto& p : points) {
+    const double half = summary_worst_goodput_half_width(plan.point_dir(p.index) / summary_schema().name);
+    if (half <= o.ci_target) continue; // false while undefined (NaN)
+    ++missed;
+    std::cerr << fmt::format("dcsim sweep: {}: point {} ({}): --ci-target {} not met after --max-replicas {} "
+                             "replicas (widest goodput_frac 95% half-width {:.6f})\n",
+                             error ? "error (exit 4)" : "warning", p.index, p.label(), o.ci_target,
+                             o.max_replicas, half);
+  }
+  if (missed > 0)
+    std::cerr << fmt::format("dcsim sweep: --ci-target {} not met at {} of {} points{}\n", o.ci_target,
+                             missed, points.size(), error ? "" : " (warning only)");
+  return missed > 0 && error ? EXIT_CI_TARGET_MISSED : 0;
+}
+
 /// --merge-only: sweep.csv from complete points, or exit 2 listing every point that is not complete.
-int merge_points(const SweepPlan& plan) {
+int merge_points(const SweepOptions& o, const SweepPlan& plan) {
   std::string missing;
   int incomplete = 0;
   for (const auto& p : plan.valid_points()) {
@@ -523,8 +584,8 @@ int merge_points(const SweepPlan& plan) {
                      incomplete, plan.valid_points().size());
     return EXIT_BAD_INPUT;
   }
-  assemble_sweep_csv(plan);
-  return 0;
+  assemble_sweep_csv(o, plan);
+  return check_ci_target(o, plan, plan.valid_points());
 }
 
 /// Runs this shard's points (all of them without --shard), then writes sweep.csv unless sharded.
@@ -553,14 +614,17 @@ int run_sweep(const SweepOptions& o, const SweepPlan& plan) {
   if (!todo.empty()) std::filesystem::remove(plan.out_dir / "sweep.csv");
   run_points(o, plan, todo, resumed);
   if (o.shard_count == 0) {
-    assemble_sweep_csv(plan);
-    return 0;
+    assemble_sweep_csv(o, plan);
+    return check_ci_target(o, plan, plan.valid_points());
   }
   std::cout << fmt::format(
       "shard {}/{}: {} points complete in {}/points/; once every shard is done, the same "
       "command with --merge-only instead of --shard writes sweep.csv\n",
       o.shard_index, o.shard_count, mine, plan.out_dir.string());
-  return 0;
+  std::vector<SweepPoint> shard_points;
+  for (const auto& p : plan.valid_points())
+    if (point_in_shard(p.index, o.shard_index, o.shard_count)) shard_points.push_back(p);
+  return check_ci_target(o, plan, shard_points);
 }
 
 } // namespace
@@ -573,7 +637,7 @@ int sweep_command(const SweepOptions& o) {
   SweepPlan plan;
   if (const int code = plan_sweep(o, plan); code != NOT_DONE) return code;
   try {
-    if (o.merge_only) return merge_points(plan);
+    if (o.merge_only) return merge_points(o, plan);
     check_writable_folder(plan.out_dir / "points"); // before anything runs
   } catch (const OutputFolderError& e) {
     std::cerr << "dcsim sweep: " << e.what() << "\n";

@@ -24,6 +24,13 @@
 // writes sweep.csv, byte-identical to a one-machine sweep since it is built from the same files; a
 // missing or incomplete point is listed, exit 2, nothing written. Each point folder is written by one
 // shard only, so shards on several machines may share OUT over a network file system.
+//
+// Adaptive replication. `--ci-target X` replicates each point as `dcsim run --ci-target` does
+// (run_until_ci: batches until every job's goodput_frac 95% half-width is <= X, or --max-replicas), so a
+// point's outputs are byte-identical to `dcsim run --ci-target X` of its scenario. sweep.csv's `replicas`
+// column holds each point's count (no new column: a sharded sweep merges as before). The target is
+// checked on the points' summary.csv files at the end: a point that missed it is listed and the exit code
+// is 4 (--ci-target-soft: a warning and 0); a shard only warns, its --merge-only step decides the exit code.
 #pragma once
 
 #include "models/scenario.hpp"
@@ -50,6 +57,9 @@ struct SweepOptions {
   int shard_count = 0;              ///< --shard I/N: N; 0: not sharded (sweep.csv written at the end)
   bool merge_only = false;          ///< run nothing: sweep.csv from the complete points, else exit 2
   bool skip_invalid = false;        ///< report bad points and run the rest (exit 2 only when none is valid)
+  double ci_target = 0;             ///< > 0: points replicated adaptively (run_until_ci) to this half-width
+  int max_replicas = 200;           ///< cap on a point's replicas with ci_target
+  bool ci_target_soft = false;      ///< a point missing ci_target is a warning, not exit 4
 };
 
 /// Parses `I/N` (1 <= I <= N). Returns an error message, or "" on success.
@@ -69,6 +79,9 @@ struct SweepPoint {
   std::string label() const;     ///< "operations.spare_racks=2, hardware.rack.spare_gpus=8"
   std::vector<std::string> keys; ///< axis keys, for label()
   std::string apply_error;       ///< non-empty when a value could not be applied (e.g. index out of range)
+  /// How the point is replicated beyond its scenario: null, or {"ci_target": X, "max_replicas": N} with
+  /// --ci-target. Recorded in complete.json, so that --resume re-runs a point replicated otherwise.
+  sim::Json replication;
 };
 
 /// The product's dimensions: each unzipped axis alone, the zipped axes together where the first is.
@@ -93,6 +106,10 @@ inline constexpr const char* POINT_COMPLETE_FILE = COMPLETE_FILE; ///< the point
 std::string point_dir_name(int index, int points); ///< "point-007", at least 3 digits
 /// Records the point as complete (call after every output file is written).
 void mark_point_complete(const std::filesystem::path& dir, const SweepPoint& point);
+/// The widest 95% half-width of a job's goodput_frac (rows other than `cluster`) in a summary.csv file;
+/// NaN when undefined (fewer than 2 replicas).
+double summary_worst_goodput_half_width(const std::filesystem::path& summary_csv);
+
 /// True when `dir` holds a complete run of `point`; otherwise `why` says what is missing or different.
 bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point, std::string* why = nullptr);
 
