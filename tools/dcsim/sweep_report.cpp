@@ -232,14 +232,14 @@ std::string pareto_section(const std::filesystem::path& dir, const SweepData& d)
   if (entity.empty()) return out + "<p class=\"note\">No goodput_frac in sweep.csv: no Pareto front.</p></section>\n";
   out += fmt::format("<p>Each point's {} goodput_frac (mean over replicas) against the cluster's GPUs, and "
                      "against its cost_total_usd when the scenario has a cost block. Faint points are "
-                     "dominated: another point has no more GPUs (or cost) and no less goodput.</p>\n<div "
-                     "class=\"charts\">\n",
+                     "dominated: another point has no more GPUs (or cost) and no less goodput.</p>\n",
                      escape(entity));
   const auto gpus = point_gpus(dir, d);
   const bool same = std::all_of(gpus.begin(), gpus.end(), [&](const auto& g) { return g.second == gpus.begin()->second; });
   if (same && !gpus.empty() && std::isfinite(gpus.begin()->second))
     out += fmt::format("<p class=\"note\">Every point has {:.0f} GPUs: against GPUs, the front is the point(s) of "
                        "highest goodput.</p>\n", gpus.begin()->second);
+  out += "<div class=\"charts\">\n";
   out += pareto_of(d, gpus, "pareto-gpus", "GPUs", entity);
   if (d.has("cluster", "cost_total_usd")) {
     std::map<int, double> cost;
