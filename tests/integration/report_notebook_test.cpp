@@ -444,6 +444,13 @@ TEST_CASE("sweep report lists the points --skip-invalid skipped, and a Pareto fr
   const std::string pareto = svg_by_id(html, "pareto-gpus");
   CHECK(pareto.find("data-x=\"1296\"") != std::string::npos);
   CHECK(pareto.find("data-x=\"1440\"") != std::string::npos);
+  // Running the sweep again removes the report of the earlier sweep.csv.
+  REQUIRE(fs::exists(sweep / "report.html"));
+  r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 -j 2 -q --out {} 2>&1",
+                            dcsim_binary(), shell_quote(source("scenarios/default.json")), shell_quote(sweep.string())));
+  CHECK(r.exit_code == 0);
+  CHECK_FALSE(fs::exists(sweep / "report.html"));
+  REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(sweep.string()))).exit_code == 0);
   // An unknown metric is an error naming it.
   r = run_shell(fmt::format("{} report {} --metric no_such_metric 2>&1", dcsim_binary(), shell_quote(sweep.string())));
   CHECK(r.exit_code == 2);

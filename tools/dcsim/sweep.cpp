@@ -582,7 +582,8 @@ int run_sweep(const SweepOptions& o, const SweepPlan& plan) {
   // Points are written into temporary folders and renamed into place complete (output_folder.hpp): a
   // point being (re)run keeps its earlier complete outputs until then. sweep.csv is rebuilt at the end,
   // so it goes now: a sweep killed half-way leaves no summary that disagrees with its points.
-  if (!todo.empty()) std::filesystem::remove(plan.out_dir / "sweep.csv");
+  // The sweep report (dcsim report) drew the old sweep.csv: it goes with it.
+  if (!todo.empty()) std::filesystem::remove(plan.out_dir / "sweep.csv"), std::filesystem::remove(plan.out_dir / "report.html");
   run_points(o, plan, todo, resumed);
   if (o.shard_count == 0) {
     assemble_sweep_csv(plan);
