@@ -333,7 +333,7 @@ std::string gauge_charts(const std::string& name, const std::vector<const GaugeS
   const std::string id = "gauge-" + html_id(name);
   std::string html;
   if (!cluster.empty())
-    html += svg::line_chart(gauge_chart(cluster, parts.empty() ? name : name + ": cluster total", id));
+    html += svg::line_chart(gauge_chart(cluster, parts.empty() ? name : name + ": cluster", id));
   if (parts.empty()) return html;
   const std::string parts_id = cluster.empty() ? id : id + "-parts";
   if (parts.size() <= 6) return html + svg::line_chart(gauge_chart(parts, name, parts_id));

@@ -114,10 +114,26 @@ std::string line_chart(const LineChart& c) {
       y1 = std::max({y1, s.y[i], hi});
     }
   }
+  // Several series: a legend under the chart, as many names per row as fit (never over the lines).
+  std::string legend;
+  int legend_rows = 0;
+  if (c.series.size() > 1) {
+    double lx = left, ly = c.height + 8.0;
+    legend_rows = 1;
+    for (std::size_t k = 0; k < c.series.size(); ++k) {
+      const double item = 26 + 6.5 * static_cast<double>(c.series[k].name.size());
+      if (lx > left && lx + item > c.width) lx = left, ly += 16, ++legend_rows;
+      legend += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"4\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
+                            "class=\"legend\">{}</text>\n",
+                            num(lx), num(ly - 5), palette(k), num(lx + 16), num(ly), escape(c.series[k].name));
+      lx += item;
+    }
+  }
+  const int height = c.height + 16 * legend_rows;
   std::string out = fmt::format(
       "<svg class=\"chart\" id=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
       "viewBox=\"0 0 {} {}\" role=\"img\"><title>{}</title>\n",
-      escape(c.id), c.width, c.height, c.width, c.height, escape(c.title));
+      escape(c.id), c.width, height, c.width, height, escape(c.title));
   out += fmt::format("<text x=\"{}\" y=\"16\" class=\"ctitle\">{}</text>\n", num(left), escape(c.title));
   if (!std::isfinite(x0)) return out + "<text x=\"70\" y=\"80\">no data</text></svg>\n";
   if (y0 > 0 && y0 < 0.5 * y1) y0 = 0; // include zero when it is near
@@ -178,11 +194,8 @@ std::string line_chart(const LineChart& c) {
     out += fmt::format("<path class=\"series\" data-series=\"{}\" data-y-max=\"{:.6g}\" d=\"{}\" fill=\"none\" "
                        "stroke=\"{}\" stroke-width=\"1.5\"><title>{}</title></path>\n",
                        escape(s.name), y_max, path_of(s.y, false), colour, escape(s.name));
-    if (c.series.size() > 1)
-      out += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\" class=\"legend\">{}</text>\n", num(left + 8),
-                         num(top + 14 + 13.0 * static_cast<double>(k)), colour, escape(s.name));
   }
-  return out + "</svg>\n";
+  return out + legend + "</svg>\n";
 }
 
 std::string bar_chart(const BarChart& c) {
