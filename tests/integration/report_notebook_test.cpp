@@ -422,8 +422,9 @@ TEST_CASE("sweep report lists the points --skip-invalid skipped, and a Pareto fr
   const fs::path dir = test::fresh_test_dir("sweep-report-invalid");
   const fs::path sweep = dir / "sweep";
   // 10 racks leave 8 that are not spares: too few for the 1,024-GPU job; 18 and 20 racks run.
-  auto r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 -j 2 -q "
-                                 "--out {} 2>&1",
+  // With a cost block (defaults): cost metrics, so a second Pareto front, against cost_total_usd.
+  auto r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 --set 'cost={{}}' "
+                                 "-j 2 -q --out {} 2>&1",
                                  dcsim_binary(), shell_quote(source("scenarios/default.json")), shell_quote(sweep.string())));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -444,9 +445,16 @@ TEST_CASE("sweep report lists the points --skip-invalid skipped, and a Pareto fr
   const std::string pareto = svg_by_id(html, "pareto-gpus");
   CHECK(pareto.find("data-x=\"1296\"") != std::string::npos);
   CHECK(pareto.find("data-x=\"1440\"") != std::string::npos);
+  // Against cost: the two points at their cluster cost_total_usd means from sweep.csv.
+  const std::string cost = svg_by_id(html, "pareto-cost");
+  CHECK(count(cost, "class=\"front-point\"") + count(cost, "class=\"dominated\"") == 2);
+  const auto sweep_csv = sim::read_csv_file(sweep / "sweep.csv");
+  for (const auto& row : sweep_csv.rows)
+    if (row[*sweep_csv.column("job")] == "cluster" && row[*sweep_csv.column("metric")] == "cost_total_usd")
+      CHECK(cost.find(fmt::format("data-x=\"{:.6g}\"", std::stod(row[*sweep_csv.column("mean")]))) != std::string::npos);
   // Running the sweep again removes the report of the earlier sweep.csv.
   REQUIRE(fs::exists(sweep / "report.html"));
-  r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 -j 2 -q --out {} 2>&1",
+  r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 --set 'cost={{}}' -j 2 -q --out {} 2>&1",
                             dcsim_binary(), shell_quote(source("scenarios/default.json")), shell_quote(sweep.string())));
   CHECK(r.exit_code == 0);
   CHECK_FALSE(fs::exists(sweep / "report.html"));

@@ -16,7 +16,8 @@ namespace {
 
 std::string stats_cell(const MetricStats& s) {
   if (!s.present) return "<td>–</td>";
-  if (std::isnan(s.ci95_low) || s.ci95_low == s.ci95_high) return fmt::format("<td>{}</td>", report_number(s.mean));
+  if (std::isnan(s.ci95_low) || s.ci95_low == s.ci95_high)
+    return fmt::format("<td>{}</td>", report_number(s.mean));
   return fmt::format("<td>{} <span class=\"ci\">[{}, {}]</span></td>", report_number(s.mean),
                      report_number(s.ci95_low), report_number(s.ci95_high));
 }
@@ -29,7 +30,8 @@ std::string p_text(double p) {
 /// The tolerance a row is held to, as compare applies it.
 std::string tolerance_text(const Comparison& c, const MetricComparison& r) {
   for (const auto& g : c.gates)
-    if (g.metric == r.metric) return g.relative ? fmt::format("{:g}%", g.tolerance * 100) : fmt::format("{:g}", g.tolerance);
+    if (g.metric == r.metric)
+      return g.relative ? fmt::format("{:g}%", g.tolerance * 100) : fmt::format("{:g}", g.tolerance);
   return c.gates.empty() ? fmt::format("{:g}%", c.tolerance_frac * 100) : "not gated";
 }
 
@@ -43,21 +45,24 @@ bool can_fail(const Comparison& c, const MetricComparison& r) {
 }
 
 std::string table_section(const Comparison& c) {
-  std::string out = "<section id=\"compare-table\"><h2>Every metric</h2>\n<table class=\"summary-table\"><thead><tr>"
-                    "<th>job</th><th>metric</th><th>baseline</th><th>candidate</th><th>difference [95% CI]</th>"
-                    "<th>change</th><th>p-value</th><th>Holm p</th><th>tolerance</th><th>verdict</th><th>gate</th>"
-                    "</tr></thead><tbody>\n";
+  std::string out =
+      "<section id=\"compare-table\"><h2>Every metric</h2>\n<table class=\"summary-table\"><thead><tr>"
+      "<th>job</th><th>metric</th><th>baseline</th><th>candidate</th><th>difference [95% CI]</th>"
+      "<th>change</th><th>p-value</th><th>Holm p</th><th>tolerance</th><th>verdict</th><th>gate</th>"
+      "</tr></thead><tbody>\n";
   for (const auto& r : c.rows) {
     const std::string diff =
-        std::isnan(r.diff_ci95_low) ? report_number(r.diff)
-                                    : fmt::format("{} <span class=\"ci\">[{}, {}]</span>", report_number(r.diff),
-                                                  report_number(r.diff_ci95_low), report_number(r.diff_ci95_high));
+        std::isnan(r.diff_ci95_low)
+            ? report_number(r.diff)
+            : fmt::format("{} <span class=\"ci\">[{}, {}]</span>", report_number(r.diff),
+                          report_number(r.diff_ci95_low), report_number(r.diff_ci95_high));
     const std::string gate = !can_fail(c, r) ? "–" : r.regression ? "<b class=\"fail\">FAIL</b>" : "pass";
-    out += fmt::format("<tr><td>{}</td><td class=\"metric\">{}</td>{}{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-                       "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       escape(r.job), escape(r.metric), stats_cell(r.baseline), stats_cell(r.candidate), diff,
-                       std::isnan(r.diff_frac) ? "–" : fmt::format("{:+.2f}%", r.diff_frac * 100),
-                       p_text(r.p_value), p_text(r.p_adjusted), tolerance_text(c, r), escape(r.verdict), gate);
+    out += fmt::format(
+        "<tr><td>{}</td><td class=\"metric\">{}</td>{}{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        escape(r.job), escape(r.metric), stats_cell(r.baseline), stats_cell(r.candidate), diff,
+        std::isnan(r.diff_frac) ? "–" : fmt::format("{:+.2f}%", r.diff_frac * 100), p_text(r.p_value),
+        p_text(r.p_adjusted), tolerance_text(c, r), escape(r.verdict), gate);
   }
   return out + "</tbody></table></section>\n";
 }
@@ -67,15 +72,18 @@ std::string diff_section(const Comparison& c) {
   for (const auto& r : c.rows) {
     if (!r.tested || !r.baseline.present || r.baseline.mean == 0 || std::isnan(r.diff_frac)) continue;
     const double scale = 100 / std::fabs(r.baseline.mean);
-    rows.push_back({r.job + ": " + r.metric, r.diff_frac * 100, r.diff_ci95_low * scale, r.diff_ci95_high * scale,
-                    r.regression});
+    rows.push_back({r.job + ": " + r.metric, r.diff_frac * 100, r.diff_ci95_low * scale,
+                    r.diff_ci95_high * scale, r.regression});
   }
-  std::string out = "<section id=\"compare-diff\"><h2>Differences with their 95% intervals</h2>\n<p>Candidate − "
-                    "baseline as a share of the baseline mean; the bar is the 95% interval of the difference "
-                    "(paired over shared seeds, else Welch). Metrics that failed are drawn in orange.</p>\n";
-  if (rows.empty()) return out + "<p class=\"note\">No metric could be tested (fewer than 2 replicas).</p></section>\n";
-  return out + svg::forest_chart("compare-diff-chart", "difference (% of the baseline mean)", "% of the baseline mean",
-                                 rows) +
+  std::string out =
+      "<section id=\"compare-diff\"><h2>Differences with their 95% intervals</h2>\n<p>Candidate − "
+      "baseline as a share of the baseline mean; the bar is the 95% interval of the difference "
+      "(paired over shared seeds, else Welch). Metrics that failed are drawn in orange.</p>\n";
+  if (rows.empty())
+    return out + "<p class=\"note\">No metric could be tested (fewer than 2 replicas).</p></section>\n";
+  return out +
+         svg::forest_chart("compare-diff-chart", "difference (% of the baseline mean)",
+                           "% of the baseline mean", rows) +
          "</section>\n";
 }
 
@@ -88,11 +96,14 @@ std::string compare_report_html(const Comparison& c) {
   html += "<h1 id=\"title\">dcsim compare</h1>\n";
   std::string gates;
   for (const auto& g : c.gates)
-    gates += fmt::format("{}{}={}", gates.empty() ? "" : ", ", g.metric,
-                         g.relative ? fmt::format("{:g}%", g.tolerance * 100) : fmt::format("{:g}", g.tolerance));
+    gates +=
+        fmt::format("{}{}={}", gates.empty() ? "" : ", ", g.metric,
+                    g.relative ? fmt::format("{:g}%", g.tolerance * 100) : fmt::format("{:g}", g.tolerance));
   html += fmt::format(
-      "<section id=\"compare-facts\"><p>Baseline <code>{}</code>, candidate <code>{}</code>. Test: {}. {}. p-values "
-      "are two-sided; Holm's adjustment over the {} metrics that can fail, α = {:g}.</p>\n<p class=\"verdict\">{}</p>"
+      "<section id=\"compare-facts\"><p>Baseline <code>{}</code>, candidate <code>{}</code>. Test: {}. {}. "
+      "p-values "
+      "are two-sided; Holm's adjustment over the {} metrics that can fail, α = {:g}.</p>\n<p "
+      "class=\"verdict\">{}</p>"
       "</section>\n",
       escape(c.baseline_dir), escape(c.candidate_dir),
       c.paired ? "paired t-test (the runs share their seed: replica i of each drew the same random numbers)"

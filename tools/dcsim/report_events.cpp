@@ -22,7 +22,8 @@ using JobEvents = std::map<std::pair<std::string, std::string>, std::vector<std:
 JobEvents job_events(const sim::CsvDocument& events) {
   const std::string label = "events.csv";
   const auto replica = events.require_column("replica", label), time = events.require_column("time_s", label),
-             kind = events.require_column("kind", label), component = events.require_column("component", label),
+             kind = events.require_column("kind", label),
+             component = events.require_column("component", label),
              scope = events.require_column("scope", label);
   JobEvents out;
   for (const auto& row : events.rows) {
@@ -46,9 +47,10 @@ std::vector<std::string> jobs_in_order(const JobEvents& events) {
 }
 
 std::string cdf_section(const JobEvents& events) {
-  std::string out = "<section id=\"interruption-cdf\"><h2>Time between interruptions</h2>\n<p>Empirical CDF of "
-                    "the time from one interruption of a job to its next (events.csv, every replica pooled): "
-                    "the share of gaps no longer than t.</p>\n";
+  std::string out =
+      "<section id=\"interruption-cdf\"><h2>Time between interruptions</h2>\n<p>Empirical CDF of "
+      "the time from one interruption of a job to its next (events.csv, every replica pooled): "
+      "the share of gaps no longer than t.</p>\n";
   svg::LineChart chart;
   chart.id = "interruption-cdf-svg";
   chart.x_label = "time between interruptions (h)";
@@ -80,7 +82,8 @@ std::string cdf_section(const JobEvents& events) {
     chart.series.push_back(std::move(s));
   }
   if (chart.series.empty())
-    return out + "<p class=\"note\">No job was interrupted twice in one replica: no gap to draw.</p></section>\n";
+    return out +
+           "<p class=\"note\">No job was interrupted twice in one replica: no gap to draw.</p></section>\n";
   chart.title = facts;
   return out + svg::line_chart(chart) + "</section>\n";
 }
@@ -105,8 +108,11 @@ std::string timeline_section(const JobEvents& events, double duration_h) {
   chart.id = "job-timeline-svg";
   chart.title = "replica 0";
   chart.x_label = "simulated time (h)";
-  chart.states = {{"running", "#009e73"}, {"restarting", "#e69f00"}, {"down", "#d55e00"},
-                  {"waiting", "#56b4e9"}, {"stopped", "#cc79a7"}};
+  chart.states = {{"running", "#009e73"},
+                  {"restarting", "#e69f00"},
+                  {"down", "#d55e00"},
+                  {"waiting", "#56b4e9"},
+                  {"stopped", "#cc79a7"}};
   double end_h = duration_h;
   if (!std::isfinite(end_h)) {
     end_h = 0;
@@ -121,10 +127,12 @@ std::string timeline_section(const JobEvents& events, double duration_h) {
     for (const auto& [t, kind] : list) {
       const std::string next = state_after(kind);
       if (next.empty() || next == state) continue;
-      if (!state.empty() && state != "done" && t > since) row.spans.push_back({since / 3600.0, t / 3600.0, state});
+      if (!state.empty() && state != "done" && t > since)
+        row.spans.push_back({since / 3600.0, t / 3600.0, state});
       state = next, since = t;
     }
-    if (!state.empty() && state != "done" && end_h > since / 3600.0) row.spans.push_back({since / 3600.0, end_h, state});
+    if (!state.empty() && state != "done" && end_h > since / 3600.0)
+      row.spans.push_back({since / 3600.0, end_h, state});
     chart.rows.push_back(std::move(row));
   }
   if (chart.rows.empty()) return out + "<p class=\"note\">No job event in replica 0.</p></section>\n";

@@ -68,14 +68,16 @@ SweepData read_sweep(const std::filesystem::path& dir) {
              job = doc.require_column("job", label), metric = doc.require_column("metric", label),
              mean = doc.require_column("mean", label), low = doc.require_column("ci95_low", label),
              high = doc.require_column("ci95_high", label);
-  if (scenario <= point) throw std::runtime_error("sweep.csv: the varied keys' columns must come between point and scenario");
+  if (scenario <= point)
+    throw std::runtime_error("sweep.csv: the varied keys' columns must come between point and scenario");
   SweepData d;
   for (std::size_t c = point + 1; c < scenario; ++c)
     d.keys.push_back(doc.header[c]);
   d.key_values.resize(d.keys.size());
   for (const auto& row : doc.rows) {
     const double p_number = field(row, point);
-    if (std::isnan(p_number)) throw std::runtime_error(fmt::format("sweep.csv: point {} is not a number", row[point]));
+    if (std::isnan(p_number))
+      throw std::runtime_error(fmt::format("sweep.csv: point {} is not a number", row[point]));
     const int p = static_cast<int>(p_number);
     if (!d.values.count(p)) {
       d.points.push_back(p);
@@ -153,8 +155,9 @@ std::string metrics_section(const SweepData& d, const std::vector<std::string>& 
 
 std::string heatmap_section(const SweepData& d, const std::vector<std::string>& metrics) {
   if (d.keys.size() != 2) return "";
-  std::string out = "<section id=\"sweep-heatmap\"><h2>Two keys at once</h2>\n<p>Colour: the mean (light low, "
-                    "dark high); text: mean ± half the 95% interval.</p>\n<div class=\"charts\">\n";
+  std::string out =
+      "<section id=\"sweep-heatmap\"><h2>Two keys at once</h2>\n<p>Colour: the mean (light low, "
+      "dark high); text: mean ± half the 95% interval.</p>\n<div class=\"charts\">\n";
   for (const auto& m : metrics)
     for (const auto& e : entities_of(d, m)) {
       svg::Heatmap h;
@@ -202,7 +205,8 @@ std::map<int, double> point_gpus(const std::filesystem::path& dir, const SweepDa
     if (it == folders.end() || !std::filesystem::exists(it->second / SCENARIO_DOCUMENT_FILE)) continue;
     const LoadedScenario loaded = load_scenario((it->second / SCENARIO_DOCUMENT_FILE).string());
     if (loaded.scenario)
-      out[p] = static_cast<double>(loaded.scenario->cluster.racks) * loaded.scenario->hardware.rack.gpus_per_rack();
+      out[p] = static_cast<double>(loaded.scenario->cluster.racks) *
+               loaded.scenario->hardware.rack.gpus_per_rack();
   }
   return out;
 }
@@ -220,25 +224,32 @@ std::string pareto_of(const SweepData& d, const std::map<int, double>& x, const 
       values += fmt::format("{}{}={}", k ? ", " : "", d.keys[k], d.values.at(p)[k]);
     const double y = d.at(p, goodput_entity, "goodput_frac").mean;
     chart.points.push_back({x.at(p), y, fmt::format("point {}", p),
-                            fmt::format("point {} ({}): {} {}, goodput_frac {}", p, values, report_number(x.at(p)),
-                                        x_label, report_number(y))});
+                            fmt::format("point {} ({}): {} {}, goodput_frac {}", p, values,
+                                        report_number(x.at(p)), x_label, report_number(y))});
   }
   return svg::pareto_chart(chart);
 }
 
 std::string pareto_section(const std::filesystem::path& dir, const SweepData& d) {
-  const std::string entity = d.has("cluster", "goodput_frac") ? "cluster" : entities_of(d, "goodput_frac").empty() ? "" : entities_of(d, "goodput_frac").front();
+  const std::string entity = d.has("cluster", "goodput_frac") ? "cluster"
+                             : entities_of(d, "goodput_frac").empty()
+                                 ? ""
+                                 : entities_of(d, "goodput_frac").front();
   std::string out = "<section id=\"pareto\"><h2>Goodput against what it costs</h2>\n";
-  if (entity.empty()) return out + "<p class=\"note\">No goodput_frac in sweep.csv: no Pareto front.</p></section>\n";
+  if (entity.empty())
+    return out + "<p class=\"note\">No goodput_frac in sweep.csv: no Pareto front.</p></section>\n";
   out += fmt::format("<p>Each point's {} goodput_frac (mean over replicas) against the cluster's GPUs, and "
                      "against its cost_total_usd when the scenario has a cost block. Faint points are "
                      "dominated: another point has no more GPUs (or cost) and no less goodput.</p>\n",
                      escape(entity));
   const auto gpus = point_gpus(dir, d);
-  const bool same = std::all_of(gpus.begin(), gpus.end(), [&](const auto& g) { return g.second == gpus.begin()->second; });
+  const bool same =
+      std::all_of(gpus.begin(), gpus.end(), [&](const auto& g) { return g.second == gpus.begin()->second; });
   if (same && !gpus.empty() && std::isfinite(gpus.begin()->second))
-    out += fmt::format("<p class=\"note\">Every point has {:.0f} GPUs: against GPUs, the front is the point(s) of "
-                       "highest goodput.</p>\n", gpus.begin()->second);
+    out += fmt::format(
+        "<p class=\"note\">Every point has {:.0f} GPUs: against GPUs, the front is the point(s) of "
+        "highest goodput.</p>\n",
+        gpus.begin()->second);
   out += "<div class=\"charts\">\n";
   out += pareto_of(d, gpus, "pareto-gpus", "GPUs", entity);
   if (d.has("cluster", "cost_total_usd")) {
@@ -254,10 +265,11 @@ std::string invalid_section(const std::filesystem::path& dir) {
   const auto path = dir / INVALID_POINTS_FILE;
   if (!std::filesystem::exists(path)) return "";
   const auto doc = sim::read_csv_file(path);
-  std::string out = fmt::format("<section id=\"invalid-points\"><h2>Invalid points (skipped)</h2>\n<p>{} points "
-                                "did not decode and were not run (--skip-invalid); they are not plotted.</p>\n"
-                                "<table class=\"summary-table\"><thead><tr>",
-                                doc.rows.size());
+  std::string out =
+      fmt::format("<section id=\"invalid-points\"><h2>Invalid points (skipped)</h2>\n<p>{} points "
+                  "did not decode and were not run (--skip-invalid); they are not plotted.</p>\n"
+                  "<table class=\"summary-table\"><thead><tr>",
+                  doc.rows.size());
   for (const auto& h : doc.header)
     out += fmt::format("<th>{}</th>", escape(h));
   out += "</tr></thead><tbody>\n";
@@ -271,8 +283,9 @@ std::string invalid_section(const std::filesystem::path& dir) {
 }
 
 std::string table_section(const SweepData& d, const std::vector<std::string>& metrics) {
-  std::string out = "<section id=\"sweep-table\"><h2>Every point</h2>\n<table class=\"summary-table\"><thead><tr>"
-                    "<th>point</th>";
+  std::string out =
+      "<section id=\"sweep-table\"><h2>Every point</h2>\n<table class=\"summary-table\"><thead><tr>"
+      "<th>point</th>";
   for (const auto& k : d.keys)
     out += fmt::format("<th>{}</th>", escape(k));
   std::vector<std::pair<std::string, std::string>> columns;
@@ -301,13 +314,15 @@ std::string sweep_report_html(const std::filesystem::path& dir, const std::vecto
   const SweepData d = read_sweep(dir);
   const std::vector<std::string> metrics = chosen.empty() ? std::vector<std::string>{"goodput_frac"} : chosen;
   for (const auto& m : metrics)
-    if (entities_of(d, m).empty()) throw std::runtime_error(fmt::format("sweep.csv: no metric {} (--metric)", m));
+    if (entities_of(d, m).empty())
+      throw std::runtime_error(fmt::format("sweep.csv: no metric {} (--metric)", m));
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
-  html += fmt::format("<title>dcsim sweep report: {}</title>\n<style>{}</style></head><body>\n", escape(d.scenario),
-                      report_css());
-  html += fmt::format("<h1 id=\"title\">dcsim sweep report: {}</h1>\n<section id=\"sweep-facts\"><p>{} points "
-                      "run; varied keys:</p><ul>",
-                      escape(d.scenario), d.points.size());
+  html += fmt::format("<title>dcsim sweep report: {}</title>\n<style>{}</style></head><body>\n",
+                      escape(d.scenario), report_css());
+  html +=
+      fmt::format("<h1 id=\"title\">dcsim sweep report: {}</h1>\n<section id=\"sweep-facts\"><p>{} points "
+                  "run; varied keys:</p><ul>",
+                  escape(d.scenario), d.points.size());
   for (std::size_t k = 0; k < d.keys.size(); ++k) {
     std::string values;
     for (const auto& v : d.key_values[k])
@@ -317,8 +332,8 @@ std::string sweep_report_html(const std::filesystem::path& dir, const std::vecto
   html += "</ul></section>\n<nav><a href=\"#sweep-metrics\">Metrics</a> · ";
   html += d.keys.size() == 2 ? "<a href=\"#sweep-heatmap\">Heatmap</a> · " : "";
   html += "<a href=\"#pareto\">Pareto front</a> · <a href=\"#sweep-table\">Every point</a></nav>\n";
-  html += metrics_section(d, metrics) + heatmap_section(d, metrics) + pareto_section(dir, d) + invalid_section(dir) +
-          table_section(d, metrics);
+  html += metrics_section(d, metrics) + heatmap_section(d, metrics) + pareto_section(dir, d) +
+          invalid_section(dir) + table_section(d, metrics);
   return html + "<footer><p>Generated by dcsim report from sweep.csv and the points' scenario.json files.</p>"
                 "</footer>\n</body></html>\n";
 }
