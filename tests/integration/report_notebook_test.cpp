@@ -465,6 +465,28 @@ TEST_CASE("sweep report lists the points --skip-invalid skipped, and a Pareto fr
   CHECK(r.output.find("no metric no_such_metric") != std::string::npos);
 }
 
+TEST_CASE("sweep report: keys zipped together make no series of each other", "[scenario][workflow][report]") {
+  const fs::path dir = test::fresh_test_dir("sweep-report-zip");
+  const fs::path sweep = dir / "sweep";
+  // restart_s and repair_crews vary together (2 values), checkpoint interval across them: 4 points.
+  auto r = run_shell(fmt::format("{} sweep {} --zip operations.restart_s=120,1800 --zip operations.repair_crews=2,4 "
+                                 "--vary jobs.0.checkpoint.interval_s=auto,7200 --set replicas=2 -j 2 -q --out {} 2>&1",
+                                 dcsim_binary(), shell_quote(source("scenarios/default.json")), shell_quote(sweep.string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(sweep.string()))).exit_code == 0);
+  const std::string html = read_text(sweep / "report.html");
+  // Against restart_s: one series per checkpoint interval (2), not per (crews, interval) pair.
+  const std::string by_restart = svg_by_id(html, "sweep-goodput-frac-vs-operations-restart-s");
+  CHECK(count(by_restart, "class=\"mean\"") == 4);
+  CHECK(by_restart.find(">jobs.0.checkpoint.interval_s=auto<") != std::string::npos);
+  CHECK(by_restart.find("repair_crews=") == std::string::npos);
+  // Against the interval: one series per (restart_s, crews) pair, which vary together.
+  const std::string by_interval = svg_by_id(html, "sweep-goodput-frac-vs-jobs-0-checkpoint-interval-s");
+  CHECK(by_interval.find(">operations.restart_s=120, operations.repair_crews=2<") != std::string::npos);
+  CHECK(html.find("id=\"sweep-heatmap\"") == std::string::npos); // three keys vary
+}
+
 TEST_CASE("the goodput notebook executes headless on a fresh run (jupyter nbconvert --execute)",
           "[scenario][workflow][notebook]") {
   const fs::path dir = test::fresh_test_dir("notebook");

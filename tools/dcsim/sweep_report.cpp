@@ -110,6 +110,17 @@ std::string mean_text(const Stat& s) {
   return fmt::format("{} ±{}", report_number(s.mean), report_number((s.high - s.low) / 2));
 }
 
+/// Whether key `o`'s value is set by key `k`'s at every point (keys zipped together, --zip): such a key
+/// makes no series of its own in k's charts.
+bool follows(const SweepData& d, std::size_t o, std::size_t k) {
+  std::map<std::string, std::string> seen;
+  for (int p : d.points) {
+    const auto [it, fresh] = seen.try_emplace(d.values.at(p)[k], d.values.at(p)[o]);
+    if (!fresh && it->second != d.values.at(p)[o]) return false;
+  }
+  return true;
+}
+
 /// One chart: `metric` against key `k`; one series per entity and combination of the other keys' values.
 std::string metric_vs_key(const SweepData& d, const std::string& metric, std::size_t k) {
   svg::IntervalChart chart;
@@ -123,7 +134,8 @@ std::string metric_vs_key(const SweepData& d, const std::string& metric, std::si
   auto combo_of = [&](int p) {
     std::string text;
     for (std::size_t o = 0; o < d.keys.size(); ++o)
-      if (o != k) text += fmt::format("{}{}={}", text.empty() ? "" : ", ", d.keys[o], d.values.at(p)[o]);
+      if (o != k && !follows(d, o, k))
+        text += fmt::format("{}{}={}", text.empty() ? "" : ", ", d.keys[o], d.values.at(p)[o]);
     return text;
   };
   for (int p : d.points)
