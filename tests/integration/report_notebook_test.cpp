@@ -1,16 +1,21 @@
 // report.html in a real browser (Debian's chromium, headless) and the goodput notebook executed headless
 // (jupyter nbconvert --execute), both on a fresh run of the default scenario; the sweep notebook on a fresh
 // sweep of restart-checkpoint-sweep.json. tools/dev.sh installs chromium and jupyter.
+#include "sim/csv_reader.hpp"
 #include "tests/support/shell.hpp"
 #include "tools/dcsim/completion.hpp"
+#include "tools/dcsim/svg_plots.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -77,6 +82,90 @@ PageLoad load_page(const fs::path& dir, const fs::path& page) {
   return out;
 }
 
+/// The <svg> element with this id in a page, or "".
+std::string svg_by_id(const std::string& html, const std::string& id) {
+  const auto at = html.find(fmt::format("id=\"{}\"", id));
+  if (at == std::string::npos) return "";
+  const auto begin = html.rfind("<svg", at);
+  const auto end = html.find("</svg>", at);
+  return begin == std::string::npos || end == std::string::npos ? "" : html.substr(begin, end + 6 - begin);
+}
+
+/// A number attribute of the first element of `svg` matching `pattern` (one group), or NaN.
+double attribute(const std::string& svg, const std::string& pattern) {
+  std::smatch m;
+  if (!std::regex_search(svg, m, std::regex(pattern))) return std::nan("");
+  return std::stod(m[1].str());
+}
+
+struct Pixels {
+  int non_background = 0, coloured = 0; ///< tests/integration/png_pixels.py
+};
+
+/// Screenshots one chart alone (the page's style, the chart at its size) and counts its pixels: the
+/// coloured ones are the chart's marks (lines, points, bars, cells), grid and text being grey.
+Pixels chart_pixels(const fs::path& dir, const std::string& page_html, const std::string& svg) {
+  REQUIRE_FALSE(svg.empty());
+  const auto style_begin = page_html.find("<style>"), style_end = page_html.find("</style>");
+  const std::string style = style_begin == std::string::npos ? "" : page_html.substr(style_begin, style_end + 8 - style_begin);
+  const int width = static_cast<int>(attribute(svg, R"re(width="(\d+)")re")),
+            height = static_cast<int>(attribute(svg, R"re(height="(\d+)")re"));
+  static int n = 0;
+  const fs::path page = dir / fmt::format("chart-{}.html", ++n), shot = dir / fmt::format("chart-{}.png", n);
+  std::ofstream(page) << "<!DOCTYPE html><html><head><meta charset=\"utf-8\">" << style
+                      << "<style>body{margin:0}</style></head><body>" << svg << "</body></html>";
+  // Headless chromium clips a window lower than about 200 pixels: the page's white below the chart is
+  // neither coloured nor counted as the chart's.
+  const auto s = run_shell(chromium(dir / "profile-chart", fmt::format("--hide-scrollbars --window-size={},{} --screenshot={} {}",
+                                                                        width, std::max(height, 300), shell_quote(shot.string()),
+                                                                        shell_quote("file://" + page.string()))) +
+                           " 2>/dev/null");
+  REQUIRE(s.exit_code == 0);
+  const auto r = run_shell(fmt::format("python3 {} {}", shell_quote(source("tests/integration/png_pixels.py")),
+                                       shell_quote(shot.string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  std::istringstream in(r.output);
+  int w = 0, h = 0;
+  Pixels p;
+  in >> w >> h >> p.non_background >> p.coloured;
+  CHECK(w == width);
+  return p;
+}
+
+/// Loads a page in chromium, fails on anything it logged, and saves its screenshot under the test output.
+std::string load_and_shoot(const fs::path& dir, const fs::path& page, const std::string& screenshot, int height) {
+  const PageLoad loaded = load_page(dir, page);
+  for (const auto& p : loaded.problems)
+    FAIL_CHECK("the page logged: " << p);
+  const fs::path shot = fs::path(DCSIM_TEST_OUTPUT_DIR) / screenshot;
+  fs::remove(shot);
+  const auto s = run_shell(chromium(dir / "profile-shot", fmt::format("--hide-scrollbars --window-size=1400,{} --screenshot={} {}",
+                                                                       height, shell_quote(shot.string()),
+                                                                       shell_quote("file://" + page.string()))) +
+                           " 2>/dev/null");
+  CHECK(s.exit_code == 0);
+  CHECK(fs::exists(shot));
+  WARN("screenshot: " << shot.string());
+  return loaded.dom;
+}
+
+/// The largest mean over replicas, over time, of one entity's gauge in timeseries.csv.
+double max_mean_gauge(const fs::path& run, const std::string& entity, const std::string& gauge) {
+  const auto doc = sim::read_csv_file(run / "timeseries.csv");
+  const auto t = *doc.column("time_s"), e = *doc.column("entity"), g = *doc.column("gauge"), v = *doc.column("value");
+  std::map<double, std::pair<double, int>> by_time;
+  for (const auto& row : doc.rows)
+    if (row[e] == entity && row[g] == gauge) {
+      auto& [sum, count] = by_time[std::stod(row[t])];
+      sum += std::stod(row[v]), ++count;
+    }
+  double best = -INFINITY;
+  for (const auto& [time, sc] : by_time)
+    best = std::max(best, sc.first / sc.second);
+  return best;
+}
+
 } // namespace
 
 TEST_CASE(
@@ -119,6 +208,40 @@ TEST_CASE(
   // default.json models no cooling, but power is always accounted: the section shows the power gauge.
   CHECK(dom.find("id=\"gauge-power-kw\"") != std::string::npos);
   CHECK(dom.find("No cooling or power gauge") == std::string::npos);
+  // The power chart's cluster series is the cluster's total: its largest value is the largest mean over
+  // replicas of the cluster's power_kw in timeseries.csv (within 1%).
+  const double power_max = max_mean_gauge(run, "cluster", "power_kw");
+  const double drawn = attribute(svg_by_id(dom, "gauge-power-kw"), R"re(data-series="cluster" data-y-max="([^"]+)")re");
+  CHECK(std::fabs(drawn - power_max) <= 0.01 * power_max);
+  // Step charts draw their min-max band.
+  CHECK(svg_by_id(dom, "gauge-healthy-gpus").find("class=\"band\"") != std::string::npos);
+  // Gauges constant over the run are a table, not flat charts: default.json's step time never changes.
+  const auto constants = dom.find("id=\"constant-gauges\"");
+  REQUIRE(constants != std::string::npos);
+  const std::string table = dom.substr(constants, dom.find("</table>", constants) - constants);
+  CHECK(table.find("<td class=\"metric\">step_time_s</td><td>pretrain</td><td>1.0750</td>") != std::string::npos);
+  CHECK(table.find(">healthy_gpus<") == std::string::npos);
+  CHECK(dom.find("id=\"gauge-step-time-s\"") == std::string::npos);
+  // The CDF of the time between interruptions counts every gap: per replica, its interruptions − 1.
+  {
+    const auto events = sim::read_csv_file(run / "events.csv");
+    std::map<std::string, int> per_replica;
+    for (const auto& row : events.rows)
+      if (row[*events.column("kind")] == "interruption" && row[*events.column("component")] == "pretrain")
+        ++per_replica[row[*events.column("replica")]];
+    int gaps = 0;
+    for (const auto& [replica, n] : per_replica)
+      gaps += n - 1;
+    REQUIRE(gaps > 0);
+    CHECK(svg_by_id(dom, "interruption-cdf-svg").find(fmt::format("pretrain: {} gaps", gaps)) != std::string::npos);
+  }
+  // Replica 0's timeline: the job's row runs, goes down and restarts (default.json's replica 0 is interrupted).
+  const std::string timeline = svg_by_id(dom, "job-timeline-svg");
+  CHECK(count(timeline, "data-state=\"running\"") >= 2);
+  CHECK(count(timeline, "data-state=\"down\"") >= 1);
+  CHECK(count(timeline, "data-state=\"restarting\"") >= 1);
+  CHECK(chart_pixels(dir, html, timeline).coloured > 1000);
+  CHECK(chart_pixels(dir, html, svg_by_id(dom, "interruption-cdf-svg")).coloured > 100);
 
   // A screenshot for people (under the build tree).
   const fs::path shot = fs::path(DCSIM_TEST_OUTPUT_DIR) / "report-screenshot.png";
@@ -181,9 +304,18 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   CHECK(with_racks.find(">loop 1</text>") != std::string::npos);
 
   // Cooling and power gauges, when a run has them, get their own section; other gauges stay in "Over time".
-  std::ofstream(run / "timeseries.csv") << "replica,time_s,entity,gauge,value\n0,0,cluster,healthy_gpus,1296\n"
-                                           "0,0,loop0,supply_temp_c,45\n0,3600,loop0,supply_temp_c,46.5\n"
-                                           "0,0,cluster,it_power_kw,2100\n";
+  {
+    std::ofstream ts(run / "timeseries.csv");
+    ts << "replica,time_s,entity,gauge,value\n0,0,cluster,healthy_gpus,1296\n0,3600,cluster,healthy_gpus,1288\n"
+          "0,0,loop0,supply_temp_c,45\n0,3600,loop0,supply_temp_c,46.5\n"
+          "0,0,cluster,it_power_kw,2100\n0,3600,cluster,it_power_kw,2000\n0,0,cluster,racks_spare,2\n"
+          "0,3600,cluster,racks_spare,2\n0,0,cluster,power_kw,800\n0,3600,cluster,power_kw,900\n";
+    // 8 loops: power 100 kW each, then 110 + i; their hottest GPU 50 + i °C, then 60 + i.
+    for (int i = 0; i < 8; ++i)
+      ts << fmt::format("0,0,loop{0},power_kw,100\n0,3600,loop{0},power_kw,{1}\n0,0,loop{0},gpu_temp_max_c,{2}\n"
+                        "0,3600,loop{0},gpu_temp_max_c,{3}\n",
+                        i, 110 + i, 50 + i, 60 + i);
+  }
   remark();
   REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(run.string()))).exit_code == 0);
   const std::string with_gauges = read_text(run / "report.html");
@@ -193,6 +325,17 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   CHECK(with_gauges.find("id=\"gauge-it-power-kw\"") > cooling);
   CHECK(with_gauges.find("id=\"gauge-healthy-gpus\"") < cooling);
   CHECK(with_gauges.find("No cooling or power gauge") == std::string::npos);
+  // The cluster's total is its own chart (900 kW at most), its 8 loops another: their mean (113.5 kW at
+  // most), and the hottest loop's GPU for a *max* gauge (67 °C), not the mean of the maxima (63.5 °C).
+  CHECK(attribute(svg_by_id(with_gauges, "gauge-power-kw"), R"re(data-series="cluster" data-y-max="([^"]+)")re") == 900);
+  CHECK(svg_by_id(with_gauges, "gauge-power-kw").find("loop") == std::string::npos);
+  CHECK(attribute(svg_by_id(with_gauges, "gauge-power-kw-parts"), R"re(data-series="mean of 8 parts" data-y-max="([^"]+)")re") ==
+        113.5);
+  CHECK(attribute(svg_by_id(with_gauges, "gauge-gpu-temp-max-c"), R"re(data-series="max of 8 parts" data-y-max="([^"]+)")re") ==
+        67);
+  // A gauge constant over the run is a row of the table, not a chart.
+  CHECK(with_gauges.find("<td class=\"metric\">racks_spare</td><td>cluster</td><td>2.0000</td>") != std::string::npos);
+  CHECK(with_gauges.find("id=\"gauge-racks-spare\"") == std::string::npos);
 
   // No summary.csv: nothing to report, exit 2, nothing written.
   fs::remove(run / "summary.csv");
@@ -200,6 +343,149 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   CHECK(run_shell(fmt::format("{} report {} 2>&1", dcsim_binary(), shell_quote(run.string()))).exit_code ==
         2);
   CHECK_FALSE(fs::exists(run / "report.html"));
+}
+
+TEST_CASE("sweep report and compare page in headless chromium: charts drawn, error bars, heatmap, Pareto front",
+          "[scenario][workflow][report][browser]") {
+  const fs::path dir = test::fresh_test_dir("sweep-report");
+  const fs::path sweep = dir / "sweep";
+  // scenarios/restart-checkpoint-sweep.json: 3 restart times × 3 checkpoint policies = 9 points, 3 replicas.
+  auto r = run_shell(fmt::format("{} sweep {} --set replicas=3 -j 2 -q --out {} 2>&1", dcsim_binary(),
+                                 shell_quote(source("scenarios/restart-checkpoint-sweep.json")),
+                                 shell_quote(sweep.string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  r = run_shell(fmt::format("{} report {} 2>&1", dcsim_binary(), shell_quote(sweep.string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const fs::path page = sweep / "report.html";
+  const std::string html = read_text(page);
+  for (const char* banned : {"<script", "<link", "<img", "<iframe", "@import", "url(", "src=", "https:"})
+    CHECK(html.find(banned) == std::string::npos);
+  const std::string dom = load_and_shoot(dir, page, "sweep-report-screenshot.png", 2200);
+  for (const char* id : {"sweep-facts", "sweep-metrics", "sweep-heatmap", "pareto", "sweep-table"})
+    CHECK(dom.find(fmt::format("id=\"{}\"", id)) != std::string::npos);
+  CHECK(dom.find("id=\"invalid-points\"") == std::string::npos); // every point is valid
+  // goodput_frac against each key: 9 points, each with its interval from sweep.csv as an error bar.
+  const auto sweep_csv = sim::read_csv_file(sweep / "sweep.csv");
+  std::vector<double> lows;
+  for (const auto& row : sweep_csv.rows)
+    if (row[*sweep_csv.column("metric")] == "goodput_frac" && row[*sweep_csv.column("job")] == "pretrain")
+      lows.push_back(std::stod(row[*sweep_csv.column("ci95_low")]));
+  REQUIRE(lows.size() == 9);
+  for (const char* id : {"sweep-goodput-frac-vs-operations-restart-s", "sweep-goodput-frac-vs-jobs-0-checkpoint-interval-s"}) {
+    const std::string svg = svg_by_id(dom, id);
+    INFO(id);
+    CHECK(count(svg, "class=\"errorbar\"") == 9);
+    CHECK(count(svg, "class=\"mean\"") == 9);
+    CHECK(svg.find(fmt::format("data-low=\"{:.6g}\"", lows.front())) != std::string::npos);
+    CHECK(chart_pixels(dir, html, svg).coloured > 300);
+  }
+  // Two keys vary: a heatmap of 3 × 3 cells, each with its mean written in it.
+  const std::string heat = svg_by_id(dom, "heatmap-goodput-frac-pretrain");
+  CHECK(count(heat, "class=\"cell\"") == 9);
+  CHECK(chart_pixels(dir, html, heat).coloured > 5000);
+  // The Pareto front against GPUs: every point has 1,296 GPUs, so the front is the best point.
+  const std::string pareto = svg_by_id(dom, "pareto-gpus");
+  CHECK(count(pareto, "class=\"front-point\"") >= 1);
+  CHECK(count(pareto, "class=\"front-point\"") + count(pareto, "class=\"dominated\"") == 9);
+  CHECK(chart_pixels(dir, html, pareto).coloured > 100);
+  // The pixel check can fail: the same kind of chart without marks has no coloured pixel.
+  tools::svg::IntervalChart empty{"empty", "no data", "x", "y", {"a", "b"}, {}};
+  CHECK(chart_pixels(dir, html, tools::svg::interval_chart(empty)).coloured == 0);
+
+  // The compare page of two points that share their seed: the paired test and its p-value.
+  const fs::path compare_page = dir / "compare.html";
+  r = run_shell(fmt::format("{} compare {} {} --json --report {}", dcsim_binary(),
+                            shell_quote((sweep / "points/point-000").string()),
+                            shell_quote((sweep / "points/point-003").string()), shell_quote(compare_page.string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code <= 1);
+  const auto json = nlohmann::json::parse(r.output);
+  double p_goodput = -1;
+  for (const auto& row : json.at("rows"))
+    if (row.at("job") == "pretrain" && row.at("metric") == "goodput_frac") p_goodput = row.at("p_value").get<double>();
+  REQUIRE(p_goodput >= 0);
+  const std::string compare_dom = load_and_shoot(dir, compare_page, "compare-screenshot.png", 1600);
+  CHECK(compare_dom.find("<th>p-value</th>") != std::string::npos);
+  CHECK(compare_dom.find("Test: paired t-test") != std::string::npos);
+  const auto goodput_row = compare_dom.find("<td class=\"metric\">goodput_frac</td>");
+  REQUIRE(goodput_row != std::string::npos);
+  CHECK(compare_dom.substr(goodput_row, compare_dom.find("</tr>", goodput_row) - goodput_row)
+            .find(fmt::format("<td>{:.4f}</td>", p_goodput)) != std::string::npos);
+  const std::string diff_chart = svg_by_id(compare_dom, "compare-diff-chart");
+  CHECK(count(diff_chart, "class=\"errorbar\"") >= 10);
+  CHECK(chart_pixels(dir, read_text(compare_page), diff_chart).coloured > 300);
+}
+
+TEST_CASE("sweep report lists the points --skip-invalid skipped, and a Pareto front over GPUs",
+          "[scenario][workflow][report]") {
+  const fs::path dir = test::fresh_test_dir("sweep-report-invalid");
+  const fs::path sweep = dir / "sweep";
+  // 10 racks leave 8 that are not spares: too few for the 1,024-GPU job; 18 and 20 racks run.
+  // With a cost block (defaults): cost metrics, so a second Pareto front, against cost_total_usd.
+  auto r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 --set 'cost={{}}' "
+                                 "-j 2 -q --out {} 2>&1",
+                                 dcsim_binary(), shell_quote(source("scenarios/default.json")), shell_quote(sweep.string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  r = run_shell(fmt::format("{} report {} --metric goodput_frac --metric interruptions 2>&1", dcsim_binary(),
+                            shell_quote(sweep.string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::string html = read_text(sweep / "report.html");
+  const auto invalid = html.find("id=\"invalid-points\"");
+  REQUIRE(invalid != std::string::npos);
+  CHECK(html.find("<td>0</td><td>10</td><td class=\"metric\">", invalid) != std::string::npos);
+  CHECK(html.find("only 8 of the cluster&#39;s 10 are not spares", invalid) != std::string::npos);
+  CHECK(html.find("id=\"sweep-heatmap\"") == std::string::npos); // one key varies
+  CHECK(html.find("id=\"sweep-interruptions-vs-cluster-racks\"") != std::string::npos);
+  // Two valid points, two categories: point 0 is not plotted.
+  CHECK(count(svg_by_id(html, "sweep-goodput-frac-vs-cluster-racks"), "class=\"mean\"") == 2);
+  // Pareto over GPUs: 18 racks of 72 GPUs (1,296) and 20 racks (1,440), each at its goodput.
+  const std::string pareto = svg_by_id(html, "pareto-gpus");
+  CHECK(pareto.find("data-x=\"1296\"") != std::string::npos);
+  CHECK(pareto.find("data-x=\"1440\"") != std::string::npos);
+  // Against cost: the two points at their cluster cost_total_usd means from sweep.csv.
+  const std::string cost = svg_by_id(html, "pareto-cost");
+  CHECK(count(cost, "class=\"front-point\"") + count(cost, "class=\"dominated\"") == 2);
+  const auto sweep_csv = sim::read_csv_file(sweep / "sweep.csv");
+  for (const auto& row : sweep_csv.rows)
+    if (row[*sweep_csv.column("job")] == "cluster" && row[*sweep_csv.column("metric")] == "cost_total_usd")
+      CHECK(cost.find(fmt::format("data-x=\"{:.6g}\"", std::stod(row[*sweep_csv.column("mean")]))) != std::string::npos);
+  // Running the sweep again removes the report of the earlier sweep.csv.
+  REQUIRE(fs::exists(sweep / "report.html"));
+  r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 --set 'cost={{}}' -j 2 -q --out {} 2>&1",
+                            dcsim_binary(), shell_quote(source("scenarios/default.json")), shell_quote(sweep.string())));
+  CHECK(r.exit_code == 0);
+  CHECK_FALSE(fs::exists(sweep / "report.html"));
+  REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(sweep.string()))).exit_code == 0);
+  // An unknown metric is an error naming it.
+  r = run_shell(fmt::format("{} report {} --metric no_such_metric 2>&1", dcsim_binary(), shell_quote(sweep.string())));
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("no metric no_such_metric") != std::string::npos);
+}
+
+TEST_CASE("sweep report: keys zipped together make no series of each other", "[scenario][workflow][report]") {
+  const fs::path dir = test::fresh_test_dir("sweep-report-zip");
+  const fs::path sweep = dir / "sweep";
+  // restart_s and repair_crews vary together (2 values), checkpoint interval across them: 4 points.
+  auto r = run_shell(fmt::format("{} sweep {} --zip operations.restart_s=120,1800 --zip operations.repair_crews=2,4 "
+                                 "--vary jobs.0.checkpoint.interval_s=auto,7200 --set replicas=2 -j 2 -q --out {} 2>&1",
+                                 dcsim_binary(), shell_quote(source("scenarios/default.json")), shell_quote(sweep.string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(sweep.string()))).exit_code == 0);
+  const std::string html = read_text(sweep / "report.html");
+  // Against restart_s: one series per checkpoint interval (2), not per (crews, interval) pair.
+  const std::string by_restart = svg_by_id(html, "sweep-goodput-frac-vs-operations-restart-s");
+  CHECK(count(by_restart, "class=\"mean\"") == 4);
+  CHECK(by_restart.find(">jobs.0.checkpoint.interval_s=auto<") != std::string::npos);
+  CHECK(by_restart.find("repair_crews=") == std::string::npos);
+  // Against the interval: one series per (restart_s, crews) pair, which vary together.
+  const std::string by_interval = svg_by_id(html, "sweep-goodput-frac-vs-jobs-0-checkpoint-interval-s");
+  CHECK(by_interval.find(">operations.restart_s=120, operations.repair_crews=2<") != std::string::npos);
+  CHECK(html.find("id=\"sweep-heatmap\"") == std::string::npos); // three keys vary
 }
 
 namespace {

@@ -1,7 +1,10 @@
 #include "tools/dcsim/compare.hpp"
 
+#include "sim/csv.hpp"
 #include "sim/csv_reader.hpp"
+#include "sim/stats.hpp"
 #include "sim/welch_test.hpp"
+#include "tools/dcsim/compare_report.hpp"
 #include "tools/dcsim/completion.hpp"
 #include "tools/dcsim/provenance.hpp"
 
@@ -149,6 +152,24 @@ bool gated(const CompareSettings& settings, const MetricComparison& r) {
   return r.better && *r.better != Better::NONE;
 }
 
+/// The 95% interval of mean(b) − mean(a), as the test that was run sees it (MetricComparison).
+std::pair<double, double> diff_interval(const std::vector<double>& a, const std::vector<double>& b, bool paired,
+                                        const sim::WelchResult& test) {
+  if (!test.testable) return {NaN, NaN};
+  if (paired) {
+    std::vector<double> d;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+      if (!std::isnan(a[i]) && !std::isnan(b[i])) d.push_back(b[i] - a[i]);
+    const sim::Summary s = sim::summarize(d);
+    return {s.ci95_low, s.ci95_high};
+  }
+  const sim::Summary sa = sim::summarize(a), sb = sim::summarize(b);
+  const double se = std::sqrt(sa.stddev * sa.stddev / static_cast<double>(sa.n) +
+                              sb.stddev * sb.stddev / static_cast<double>(sb.n));
+  const double half = se > 0 ? sim::student_t95(test.dof) * se : 0.0;
+  return {test.mean_b - test.mean_a - half, test.mean_b - test.mean_a + half};
+}
+
 MetricComparison compare_metric(const RunData& a, const RunData& b, const std::string& job,
                                 const std::string& metric, bool paired) {
   MetricComparison r;
@@ -164,6 +185,8 @@ MetricComparison compare_metric(const RunData& a, const RunData& b, const std::s
   const bool pairs = paired && same_replicas(va, vb);
   const auto test = pairs ? sim::paired_t_test(values(va), values(vb)) : sim::welch_t_test(values(va), values(vb));
   r.tested = test.testable && r.baseline.present && r.candidate.present;
+  std::tie(r.diff_ci95_low, r.diff_ci95_high) =
+      r.tested ? diff_interval(values(va), values(vb), pairs, test) : std::pair<double, double>{NaN, NaN};
   r.paired = r.tested && pairs;
   r.p_value = r.tested ? test.p_two_sided : NaN;
   r.p_adjusted = r.p_value;
@@ -429,6 +452,15 @@ int compare_command(const CompareOptions& o) {
     }
   }
   std::cout << (o.json ? comparison_json(c) : comparison_table(c));
+  if (!o.report_path.empty()) {
+    try {
+      sim::write_file_atomically(o.report_path, compare_report_html(c));
+    } catch (const std::exception& e) {
+      std::cerr << "dcsim compare: --report: " << e.what() << "\n";
+      return 2;
+    }
+    std::cerr << fmt::format("compare page written to {}\n", o.report_path);
+  }
   return c.regressions > 0 ? 1 : 0;
 }
 

@@ -50,6 +50,9 @@ struct MetricComparison {
   MetricStats baseline, candidate;
   double diff = 0;       ///< candidate − baseline (NaN when either is undefined)
   double diff_frac = 0;  ///< diff ÷ |baseline| (NaN when baseline is 0 or undefined)
+  /// The 95% interval of the difference of the replicas' means (NaN when not tested): paired,
+  /// mean(d) ± t(0.975, n−1)·s_d/√n; Welch, (mean_b − mean_a) ± t(0.975, dof)·√(s_a²/n_a + s_b²/n_b).
+  double diff_ci95_low = 0, diff_ci95_high = 0;
   bool tested = false;   ///< a test was possible (≥ 2 replicas, or pairs, each side)
   bool paired = false;   ///< the test was the paired t-test
   double p_value = 1;    ///< two-sided, unadjusted
@@ -103,6 +106,7 @@ struct CompareOptions {
   std::vector<std::string> gates;     ///< NAME=TOL
   bool exact = false;
   bool json = false;
+  std::string report_path; ///< --report FILE.html: also write the compare page (compare_report.hpp)
 };
 int compare_command(const CompareOptions& options);
 

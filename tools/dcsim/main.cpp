@@ -59,6 +59,7 @@ struct Cli {
   std::string sweep_shard;
   dcsim::tools::CompareOptions compare;
   std::string report_dir, report_output;
+  std::vector<std::string> report_metrics;
   std::string validate_path;
   std::vector<std::string> validate_overrides;
   bool validate_outside = false;
@@ -157,6 +158,8 @@ void add_compare(Cli& c) {
   c.compare_cmd->add_option("--tolerance-frac", c.compare.tolerance_frac,
                             "allowed change as a fraction of the baseline mean (default 0.01)");
   c.compare_cmd->add_flag("--json", c.compare.json, "print the comparison as JSON");
+  c.compare_cmd->add_option("--report", c.compare.report_path,
+                            "also write the comparison as a self-contained HTML page (table and chart)");
   c.compare_cmd->add_option("--test", c.compare.test,
                             "auto (paired when both runs share their seed, else Welch), welch or paired");
   c.compare_cmd->add_option(
@@ -169,9 +172,11 @@ void add_compare(Cli& c) {
 }
 
 void add_inspection(Cli& c) { // report, validate, scenario, step, topology, cost
-  c.report_cmd = c.app.add_subcommand("report", "write a self-contained report.html from a run's outputs");
-  c.report_cmd->add_option("out_dir", c.report_dir, "a run's output directory")->required();
+  c.report_cmd = c.app.add_subcommand("report", "write a self-contained report.html from a run's or a sweep's outputs");
+  c.report_cmd->add_option("out_dir", c.report_dir, "a run's or a sweep's output directory")->required();
   c.report_cmd->add_option("-o,--output", c.report_output, "where to write (default OUT_DIR/report.html)");
+  c.report_cmd->add_option("--metric", c.report_metrics,
+                           "a sweep's metric to plot against each varied key (repeatable; default goodput_frac)");
 
   c.validate_cmd = c.app.add_subcommand("validate", "check a scenario and report every problem");
   c.validate_cmd->add_option("scenario", c.validate_path, "scenario JSON file")->required();
@@ -260,7 +265,7 @@ int dispatch_simulations(Cli& c, int argc, char** argv) {
 
 int dispatch_others(Cli& c) {
   if (*c.compare_cmd) return dcsim::tools::compare_command(c.compare);
-  if (*c.report_cmd) return dcsim::tools::report_command(c.report_dir, c.report_output);
+  if (*c.report_cmd) return dcsim::tools::report_command(c.report_dir, c.report_output, c.report_metrics);
   if (*c.validate_cmd) return validate_command(c.validate_path, c.validate_overrides, c.validate_outside);
   if (*c.scenario_cmd)
     return dcsim::tools::scenario_command(c.resolved_path, c.resolved_overrides, c.resolved_outside);

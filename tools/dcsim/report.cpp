@@ -3,9 +3,11 @@
 #include "sim/csv.hpp"
 #include "sim/csv_reader.hpp"
 #include "tools/dcsim/completion.hpp"
+#include "tools/dcsim/report_events.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 #include "tools/dcsim/svg_chart.hpp"
+#include "tools/dcsim/sweep_report.hpp"
 
 #include <fmt/format.h>
 
@@ -255,7 +257,7 @@ std::string interruptions_section(const std::filesystem::path& dir) {
 
 struct GaugeSeries {
   std::string entity, gauge;
-  std::map<double, std::vector<double>> by_time; ///< time_s -> value per replica
+  std::map<double, std::map<std::string, double>> by_time; ///< time_s -> replica -> value
 };
 
 bool is_cooling_or_power(const std::string& gauge) {
@@ -279,7 +281,7 @@ svg::LineChart gauge_chart(const std::vector<const GaugeSeries*>& group, const s
     s.name = g->entity;
     for (const auto& [t, values] : g->by_time) {
       double sum = 0, lo = INFINITY, hi = -INFINITY;
-      for (double v : values)
+      for (const auto& [replica, v] : values)
         sum += v, lo = std::min(lo, v), hi = std::max(hi, v);
       s.x.push_back(t / 3600.0);
       s.y.push_back(sum / static_cast<double>(values.size()));
@@ -291,12 +293,93 @@ svg::LineChart gauge_chart(const std::vector<const GaugeSeries*>& group, const s
   return chart;
 }
 
+/// The parts of a gauge as one series: at each time and replica their maximum (a gauge named *max*: the
+/// hottest part) or their mean.
+GaugeSeries aggregate_parts(const std::vector<const GaugeSeries*>& parts, const std::string& name) {
+  const bool max = name.find("max") != std::string::npos;
+  GaugeSeries out{fmt::format("{} of {} parts", max ? "max" : "mean", parts.size()), name, {}};
+  std::map<double, std::map<std::string, double>> count;
+  for (const auto* g : parts)
+    for (const auto& [t, values] : g->by_time)
+      for (const auto& [replica, v] : values) {
+        auto [it, fresh] = out.by_time[t].try_emplace(replica, v);
+        if (!fresh) it->second = max ? std::max(it->second, v) : it->second + v;
+        count[t][replica] += 1;
+      }
+  if (!max)
+    for (auto& [t, values] : out.by_time)
+      for (auto& [replica, v] : values)
+        v /= count[t][replica];
+  return out;
+}
+
+/// The value of a series constant over time and replicas, or NaN.
+double constant_value(const GaugeSeries& g) {
+  double first = NaN;
+  for (const auto& [t, values] : g.by_time)
+    for (const auto& [replica, v] : values) {
+      if (std::isnan(first)) first = v;
+      if (v != first) return NaN;
+    }
+  return first;
+}
+
+/// The charts of one gauge: the cluster's total as its own chart, its parts (loops, racks, jobs) in
+/// another, overlaid when few, aggregated when many (aggregate_parts).
+std::string gauge_charts(const std::string& name, const std::vector<const GaugeSeries*>& group) {
+  std::vector<const GaugeSeries*> cluster, parts;
+  for (const auto* g : group)
+    (g->entity == "cluster" ? cluster : parts).push_back(g);
+  const std::string id = "gauge-" + html_id(name);
+  std::string html;
+  if (!cluster.empty())
+    html += svg::line_chart(gauge_chart(cluster, parts.empty() ? name : name + ": cluster", id));
+  if (parts.empty()) return html;
+  const std::string parts_id = cluster.empty() ? id : id + "-parts";
+  if (parts.size() <= 6) return html + svg::line_chart(gauge_chart(parts, name, parts_id));
+  const GaugeSeries aggregate = aggregate_parts(parts, name);
+  return html + svg::line_chart(gauge_chart({&aggregate}, fmt::format("{} ({})", name, aggregate.entity), parts_id));
+}
+
+/// Every (gauge, entity) of timeseries.csv, in order of appearance.
+std::vector<GaugeSeries> read_gauges(const sim::CsvDocument& series) {
+  const std::string label = "timeseries.csv";
+  const auto time = series.require_column("time_s", label), entity = series.require_column("entity", label),
+             gauge = series.require_column("gauge", label), value = series.require_column("value", label);
+  const auto replica = series.column("replica");
+  std::vector<GaugeSeries> all;
+  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  for (const auto& row : series.rows) {
+    auto key = std::make_pair(row[gauge], row[entity]);
+    auto it = index.find(key);
+    if (it == index.end()) {
+      it = index.emplace(key, all.size()).first;
+      all.push_back({row[entity], row[gauge], {}});
+    }
+    const double v = num(row, value);
+    if (!std::isnan(v)) all[it->second].by_time[num(row, time)][replica ? row[*replica] : "0"] = v;
+  }
+  return all;
+}
+
+std::string constant_gauges_table(const std::vector<std::tuple<std::string, std::string, double>>& rows,
+                                  const std::string& id) {
+  if (rows.empty()) return "";
+  std::string out = "<h3>Constant over the run</h3>\n<table class=\"summary-table\" id=\"" + id + "\"><thead><tr><th>gauge</th><th>entity</th>"
+                    "<th>value over the whole run</th></tr></thead><tbody>\n";
+  for (const auto& [gauge, entity, value] : rows)
+    out += fmt::format("<tr><td class=\"metric\">{}</td><td>{}</td><td>{}</td></tr>\n", escape(gauge),
+                       escape(entity), fmt_value(value));
+  return out + "</tbody></table>\n";
+}
+
 void timeseries_sections(const std::filesystem::path& dir, std::string& gauges_html,
                          std::string& cooling_html) {
   gauges_html =
-      "<section id=\"timeseries\"><h2>Over time</h2>\n<p>Every gauge of timeseries.csv: mean over "
-      "replicas (a step line; <code>training</code> is the share of replicas training). Jobs' gauges "
-      "are drawn per job.</p>\n";
+      "<section id=\"timeseries\"><h2>Over time</h2>\n<p>Every gauge of timeseries.csv that changes: mean over "
+      "replicas as a step line, the band from the lowest to the highest replica (<code>training</code> is the "
+      "share of replicas training). The cluster's totals are drawn apart from their parts. Gauges constant over "
+      "the run and every replica are listed in the table below the charts.</p>\n";
   cooling_html = "<section id=\"cooling-power\"><h2>Cooling and power</h2>\n";
   std::string note;
   const auto series = optional_csv(dir / "timeseries.csv", note);
@@ -305,49 +388,30 @@ void timeseries_sections(const std::filesystem::path& dir, std::string& gauges_h
     cooling_html += note_html(note) + "</section>\n";
     return;
   }
-  const std::string label = "timeseries.csv";
-  const auto time = series->require_column("time_s", label), entity = series->require_column("entity", label),
-             gauge = series->require_column("gauge", label), value = series->require_column("value", label);
-  std::vector<GaugeSeries> all;
-  std::map<std::pair<std::string, std::string>, std::size_t> index;
-  for (const auto& row : series->rows) {
-    auto key = std::make_pair(row[gauge], row[entity]);
-    auto it = index.find(key);
-    if (it == index.end()) {
-      it = index.emplace(key, all.size()).first;
-      all.push_back({row[entity], row[gauge], {}});
-    }
-    const double v = num(row, value);
-    if (!std::isnan(v)) all[it->second].by_time[num(row, time)].push_back(v);
-  }
-  // One chart per gauge: its entities overlaid when few, averaged when many (e.g. per-rack gauges).
+  const std::vector<GaugeSeries> all = read_gauges(*series);
   std::vector<std::string> gauges;
   for (const auto& g : all)
     if (std::find(gauges.begin(), gauges.end(), g.gauge) == gauges.end()) gauges.push_back(g.gauge);
-  std::string gauge_charts, cooling_charts;
+  std::string charts, cooling_charts;
+  std::vector<std::tuple<std::string, std::string, double>> constants, cooling_constants;
   for (const auto& name : gauges) {
     std::vector<const GaugeSeries*> group;
+    bool constant = true;
     for (const auto& g : all)
-      if (g.gauge == name) group.push_back(&g);
-    std::string html;
-    if (group.size() <= 6) {
-      html = svg::line_chart(gauge_chart(group, name, "gauge-" + html_id(name)));
-    } else {
-      GaugeSeries mean{fmt::format("mean of {} entities", group.size()), name, {}};
+      if (g.gauge == name) group.push_back(&g), constant = constant && !std::isnan(constant_value(g));
+    const bool cooling = is_cooling_or_power(name);
+    if (constant) {
       for (const auto* g : group)
-        for (const auto& [t, values] : g->by_time)
-          for (double v : values)
-            mean.by_time[t].push_back(v);
-      html = svg::line_chart(gauge_chart({&mean}, fmt::format("{} (all {} entities)", name, group.size()),
-                                         "gauge-" + html_id(name)));
+        (cooling ? cooling_constants : constants).emplace_back(name, g->entity, constant_value(*g));
+      continue;
     }
-    (is_cooling_or_power(name) ? cooling_charts : gauge_charts) += html;
+    (cooling ? cooling_charts : charts) += gauge_charts(name, group);
   }
-  gauges_html += "<div class=\"charts\">\n" + gauge_charts + "</div></section>\n";
-  cooling_html += cooling_charts.empty()
+  gauges_html += "<div class=\"charts\">\n" + charts + "</div>\n" + constant_gauges_table(constants, "constant-gauges") + "</section>\n";
+  cooling_html += cooling_charts.empty() && cooling_constants.empty()
                       ? note_html("No cooling or power gauge in timeseries.csv: this run models neither.")
                       : "<div class=\"charts\">\n" + cooling_charts + "</div>";
-  cooling_html += "</section>\n";
+  cooling_html += constant_gauges_table(cooling_constants, "constant-cooling-gauges") + "</section>\n";
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -547,6 +611,9 @@ svg text.xtick, svg text.xlabel, svg text.rack-label { text-anchor: middle; }
 svg text.rack-label { font-size: 10px; fill: #111; }
 svg rect.plot { fill: none; stroke: #ccc; }
 svg line.grid { stroke: #eee; }
+svg text.front-label { font-size: 11px; fill: #a04000; }
+b.fail { color: #c0392b; }
+h3 { font-size: 14px; margin: 16px 0 6px; }
 )";
 
 } // namespace
@@ -587,12 +654,18 @@ std::string report_html(const std::filesystem::path& dir) {
   const std::string cost = cost_waterfall_section(summary);
   html += "<nav><a href=\"#summary\">Summary</a> · <a href=\"#waterfall\">GPU-time</a> · ";
   html += cost.empty() ? "" : "<a href=\"#cost-waterfall\">Cost</a> · ";
-  html += "<a href=\"#interruptions\">Interruptions</a> · <a href=\"#timeseries\">Over time</a> · <a "
+  html += "<a href=\"#interruptions\">Interruptions</a> · <a href=\"#interruption-cdf\">Time between "
+          "interruptions</a> · <a href=\"#job-timeline\">Job states</a> · <a href=\"#timeseries\">Over time</a> · <a "
           "href=\"#rack-grid\">Racks</a> · <a href=\"#cooling-power\">Cooling and power</a></nav>\n";
   html += summary_section(summary);
   html += waterfall_section(dir);
   html += cost;
   html += interruptions_section(dir);
+  {
+    std::string events_note;
+    const auto events = optional_csv(dir / "events.csv", events_note);
+    html += event_sections(events ? &*events : nullptr, events_note, scenario ? scenario->duration_h : NaN);
+  }
   std::string gauges, cooling;
   timeseries_sections(dir, gauges, cooling);
   html += gauges;
@@ -603,19 +676,32 @@ std::string report_html(const std::filesystem::path& dir) {
   return html;
 }
 
-int report_command(const std::string& out_dir, const std::string& output) {
+std::string report_css() {
+  return STYLE;
+}
+
+std::string report_number(double v) {
+  return fmt_value(v);
+}
+
+std::string report_html_id(std::string_view text) {
+  return html_id(text);
+}
+
+int report_command(const std::string& out_dir, const std::string& output, const std::vector<std::string>& metrics) {
   const std::filesystem::path dir(out_dir);
   if (!std::filesystem::is_directory(dir)) {
     std::cerr << fmt::format("dcsim report: {}: not a directory\n", out_dir);
     return 2;
   }
-  if (const std::string why = completion_problem(dir, {"summary.csv"}); !why.empty()) {
+  const bool sweep = is_sweep_folder(dir);
+  if (const std::string why = sweep ? "" : completion_problem(dir, {"summary.csv"}); !why.empty()) {
     std::cerr << fmt::format("dcsim report: {}: not a complete run's outputs: {}\n", out_dir, why);
     return 2;
   }
   std::string html;
   try {
-    html = report_html(dir);
+    html = sweep ? sweep_report_html(dir, metrics) : report_html(dir);
   } catch (const std::exception& e) {
     std::cerr << "dcsim report: " << e.what() << "\n";
     return 2;

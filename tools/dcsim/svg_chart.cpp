@@ -77,6 +77,27 @@ std::string num(double v) {
   return fmt::format("{:.1f}", v);
 }
 
+/// A step series' band as one closed path: along the highs forward, back along the lows, each value held
+/// until the next sample.
+template <class Px, class Py> std::string step_band(const Series& s, Px px, Py py) {
+  std::string d;
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < s.x.size(); ++i)
+    if (std::isfinite(s.y_low[i]) && std::isfinite(s.y_high[i])) at.push_back(i);
+  if (at.empty()) return d;
+  for (std::size_t j = 0; j < at.size(); ++j) {
+    const double x_end = j + 1 < at.size() ? s.x[at[j + 1]] : s.x[at[j]];
+    d += fmt::format("{}{} {} L{} {}", d.empty() ? "M" : " L", num(px(s.x[at[j]])), num(py(s.y_high[at[j]])),
+                     num(px(x_end)), num(py(s.y_high[at[j]])));
+  }
+  for (std::size_t j = at.size(); j-- > 0;) {
+    const double x_end = j + 1 < at.size() ? s.x[at[j + 1]] : s.x[at[j]];
+    d += fmt::format(" L{} {} L{} {}", num(px(x_end)), num(py(s.y_low[at[j]])), num(px(s.x[at[j]])),
+                     num(py(s.y_low[at[j]])));
+  }
+  return d;
+}
+
 } // namespace
 
 std::string line_chart(const LineChart& c) {
@@ -93,13 +114,34 @@ std::string line_chart(const LineChart& c) {
       y1 = std::max({y1, s.y[i], hi});
     }
   }
+  // Several series: a legend under the chart, as many names per row as fit (never over the lines).
+  std::string legend;
+  int legend_rows = 0;
+  if (c.series.size() > 1) {
+    double lx = left, ly = c.height + 8.0;
+    legend_rows = 1;
+    for (std::size_t k = 0; k < c.series.size(); ++k) {
+      const double item = 26 + 6.5 * static_cast<double>(c.series[k].name.size());
+      if (lx > left && lx + item > c.width) lx = left, ly += 16, ++legend_rows;
+      legend += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"4\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
+                            "class=\"legend\">{}</text>\n",
+                            num(lx), num(ly - 5), palette(k), num(lx + 16), num(ly), escape(c.series[k].name));
+      lx += item;
+    }
+  }
+  const int height = c.height + 16 * legend_rows;
   std::string out = fmt::format(
       "<svg class=\"chart\" id=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
       "viewBox=\"0 0 {} {}\" role=\"img\"><title>{}</title>\n",
-      escape(c.id), c.width, c.height, c.width, c.height, escape(c.title));
+      escape(c.id), c.width, height, c.width, height, escape(c.title));
   out += fmt::format("<text x=\"{}\" y=\"16\" class=\"ctitle\">{}</text>\n", num(left), escape(c.title));
   if (!std::isfinite(x0)) return out + "<text x=\"70\" y=\"80\">no data</text></svg>\n";
   if (y0 > 0 && y0 < 0.5 * y1) y0 = 0; // include zero when it is near
+  { // 5% room above and below, so no line runs along the frame (a flat line sits mid-axis)
+    const double pad = y1 > y0 ? (y1 - y0) * 0.05 : (y0 == 0 ? 1.0 : std::fabs(y0) * 0.05);
+    y1 += pad;
+    if (y0 != 0 || y1 <= pad) y0 -= pad;
+  }
   const auto yt = nice_ticks(y0, y1, 4);
   const auto xt = nice_ticks(x0, x1, 6);
   y0 = std::min(y0, yt.front());
@@ -110,7 +152,7 @@ std::string line_chart(const LineChart& c) {
   out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"plot\"/>\n", num(left),
                      num(top), num(w), num(h));
   for (double t : yt)
-    out += fmt::format(
+    if (t >= y0 && t <= y1) out += fmt::format(
         "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" class=\"grid\"/><text x=\"{3}\" y=\"{4}\" "
         "class=\"ytick\">{5}</text>\n",
         num(left), num(left + w), num(py(t)), num(left - 4), num(py(t) + 4), tick_label(t));
@@ -139,21 +181,21 @@ std::string line_chart(const LineChart& c) {
       }
       return d;
     };
-    if (!s.y_low.empty() && !s.y_high.empty() && !c.step) {
-      std::string band = path_of(s.y_high, false);
-      std::string low = path_of(s.y_low, true);
-      if (!band.empty() && !low.empty())
-        out += fmt::format("<path d=\"{} L{} Z\" fill=\"{}\" fill-opacity=\"0.18\" stroke=\"none\"/>\n", band,
-                           low.substr(1), colour);
+    if (!s.y_low.empty() && !s.y_high.empty()) {
+      std::string band = c.step ? step_band(s, px, py) : path_of(s.y_high, false);
+      std::string low = c.step ? "" : path_of(s.y_low, true);
+      if (!band.empty() && (c.step || !low.empty()))
+        out += fmt::format("<path class=\"band\" d=\"{}{} Z\" fill=\"{}\" fill-opacity=\"0.18\" stroke=\"none\"/>\n",
+                           band, c.step ? "" : " L" + low.substr(1), colour);
     }
-    out += fmt::format(
-        "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"><title>{}</title></path>\n",
-        path_of(s.y, false), colour, escape(s.name));
-    if (c.series.size() > 1)
-      out += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\" class=\"legend\">{}</text>\n", num(left + 8),
-                         num(top + 14 + 13.0 * static_cast<double>(k)), colour, escape(s.name));
+    double y_max = -std::numeric_limits<double>::infinity();
+    for (double v : s.y)
+      if (std::isfinite(v)) y_max = std::max(y_max, v);
+    out += fmt::format("<path class=\"series\" data-series=\"{}\" data-y-max=\"{:.6g}\" d=\"{}\" fill=\"none\" "
+                       "stroke=\"{}\" stroke-width=\"1.5\"><title>{}</title></path>\n",
+                       escape(s.name), y_max, path_of(s.y, false), colour, escape(s.name));
   }
-  return out + "</svg>\n";
+  return out + legend + "</svg>\n";
 }
 
 std::string bar_chart(const BarChart& c) {

@@ -356,14 +356,16 @@ int collect_axes(const SweepOptions& o, const Scenario& scenario, std::vector<Sw
 
 /// Decodes every point; the located problems of all bad points, or "".
 std::string decode_points(const SweepOptions& o, const std::vector<SweepPoint>& points,
-                          std::vector<std::optional<Scenario>>& scenarios) {
+                          std::vector<std::optional<Scenario>>& scenarios, std::vector<std::string>& problems_of) {
   std::string errors;
   scenarios.assign(points.size(), std::nullopt);
+  problems_of.assign(points.size(), std::string());
   const std::string stem = std::filesystem::path(o.scenario_path).stem().string();
   for (const auto& p : points) {
     const std::string where = fmt::format("{} (sweep point {}: {})", o.scenario_path, p.index, p.label());
     if (!p.apply_error.empty()) {
       errors += fmt::format("{}: {}\n", where, p.apply_error);
+      problems_of[static_cast<std::size_t>(p.index)] = p.apply_error;
       continue;
     }
     sim::Problems problems;
@@ -374,6 +376,7 @@ std::string decode_points(const SweepOptions& o, const std::vector<SweepPoint>& 
     }
     const std::string found = problems.format(where);
     if (!found.empty()) scenarios[static_cast<std::size_t>(p.index)].reset(); // a bad point has no scenario
+    problems_of[static_cast<std::size_t>(p.index)] = problems.format(o.scenario_path);
     errors += found;
   }
   return errors;
@@ -384,6 +387,7 @@ struct SweepPlan {
   std::vector<SweepAxis> axes;
   std::vector<SweepPoint> points;
   std::vector<std::optional<Scenario>> scenarios;
+  std::vector<std::string> problems; ///< per point: why it is invalid ("" when valid)
   std::filesystem::path out_dir;
   std::string name;
   /// The points that decoded (every point unless --skip-invalid skipped some).
@@ -412,7 +416,7 @@ int plan_sweep(const SweepOptions& o, SweepPlan& plan) {
   if (o.ci_target > 0)
     for (auto& p : plan.points)
       p.replication = Json{{"ci_target", o.ci_target}, {"max_replicas", o.max_replicas}};
-  if (const std::string errors = decode_points(o, plan.points, plan.scenarios); !errors.empty()) {
+  if (const std::string errors = decode_points(o, plan.points, plan.scenarios, plan.problems); !errors.empty()) {
     std::cerr << errors;
     const std::size_t valid = plan.valid_points().size();
     if (!o.skip_invalid || valid == 0) {
@@ -534,11 +538,39 @@ void print_goodput_table(const std::filesystem::path& sweep_csv, const std::vect
   }
 }
 
-/// Writes sweep.csv from the points' outputs and prints the table.
+/// invalid_points.csv: the points --skip-invalid skipped, with their values and problems ("" when none).
+std::string invalid_points_text(const SweepPlan& plan) {
+  sim::CsvSchema schema{INVALID_POINTS_FILE, {"point"}};
+  for (const auto& a : plan.axes)
+    schema.columns.push_back(a.key == "point" || a.key == "problem" ? "sweep." + a.key : a.key);
+  schema.columns.push_back("problem");
+  sim::CsvTable table(schema);
+  for (const auto& p : plan.points) {
+    if (plan.scenarios[static_cast<std::size_t>(p.index)]) continue;
+    auto w = table.row();
+    w << static_cast<std::int64_t>(p.index);
+    for (const auto& v : p.values)
+      w << render_sweep_value(v);
+    std::string problem = plan.problems[static_cast<std::size_t>(p.index)];
+    while (!problem.empty() && problem.back() == '\n')
+      problem.pop_back();
+    for (auto at = problem.find('\n'); at != std::string::npos; at = problem.find('\n', at))
+      problem.replace(at, 1, "; ");
+    w << problem;
+  }
+  return table.rows() > 0 ? table.text() : std::string();
+}
+
+/// Writes sweep.csv (and invalid_points.csv when points were skipped) from the points' outputs and prints
+/// the table.
 void assemble_sweep_csv(const SweepOptions& o, const SweepPlan& plan) {
   sim::write_file_atomically(
       plan.out_dir / "sweep.csv",
       sweep_csv_text(plan.out_dir, plan.axes, plan.valid_points(), static_cast<int>(plan.points.size())));
+  if (const std::string invalid = invalid_points_text(plan); !invalid.empty())
+    sim::write_file_atomically(plan.out_dir / INVALID_POINTS_FILE, invalid);
+  else
+    std::filesystem::remove(plan.out_dir / INVALID_POINTS_FILE);
   print_goodput_table(plan.out_dir / "sweep.csv", plan.axes, o.ci_target > 0);
   std::cout << fmt::format("outputs written to {}/ (sweep.csv, points/)\n", plan.out_dir.string());
 }
@@ -611,7 +643,8 @@ int run_sweep(const SweepOptions& o, const SweepPlan& plan) {
   // Points are written into temporary folders and renamed into place complete (output_folder.hpp): a
   // point being (re)run keeps its earlier complete outputs until then. sweep.csv is rebuilt at the end,
   // so it goes now: a sweep killed half-way leaves no summary that disagrees with its points.
-  if (!todo.empty()) std::filesystem::remove(plan.out_dir / "sweep.csv");
+  // The sweep report (dcsim report) drew the old sweep.csv: it goes with it.
+  if (!todo.empty()) std::filesystem::remove(plan.out_dir / "sweep.csv"), std::filesystem::remove(plan.out_dir / "report.html");
   run_points(o, plan, todo, resumed);
   if (o.shard_count == 0) {
     assemble_sweep_csv(o, plan);

@@ -4,6 +4,8 @@
 //                                      ci95_low,ci95_high,replicas  (each point's summary.csv rows)
 //   OUT/points/point-NNN/              the point's run outputs (summary.csv ... timeseries.csv,
 //                                      scenario.json) and, written last, complete.json
+//   OUT/invalid_points.csv             only when --skip-invalid skipped points: point,<varied keys>,
+//                                      problem (each bad point's located problems)
 //
 // Points come from the scenario's "sweep" block and `--vary key.path=v1,v2,...` options (a --vary of
 // a key the block also varies replaces the block's values); the first varied key changes slowest.
@@ -102,6 +104,7 @@ std::vector<SweepPoint> expand_points(const sim::Json& base, const std::vector<S
 /// A value as shown in sweep.csv and labels: strings as they are, anything else as compact JSON.
 std::string render_sweep_value(const sim::Json& value);
 
+inline constexpr const char* INVALID_POINTS_FILE = "invalid_points.csv";
 inline constexpr const char* POINT_COMPLETE_FILE = COMPLETE_FILE; ///< the point's completion marker
 std::string point_dir_name(int index, int points); ///< "point-007", at least 3 digits
 /// Records the point as complete (call after every output file is written).
