@@ -164,6 +164,7 @@ workload::JobTiming World::timing_of(const workload::JobSpec& spec, double rate_
     t.restart_parts = true;
     t.reschedule = sim::to_ticks(ops.reschedule_s);
     t.init = sim::to_ticks(ops.restart_init_s(spec.gpus));
+    if (ops.standby_join_s >= 0) t.init_after_failure = sim::to_ticks(ops.standby_join_s);
     t.restart = t.reschedule + t.init;
   }
   t.write = sim::to_ticks(write_s);

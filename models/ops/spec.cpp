@@ -30,6 +30,11 @@ const KeyTable& operations_keys() {
                  "restart_s \"auto\": communicator set-up per doubling of the job's GPUs (estimate: ~340 s at "
                  "131,072 GPUs in all; ByteRobust cut a 2,048-GPU start-up from 1,047 s to under 5 s with warm "
                  "standbys)", sim::non_negative()},
+          KeyDef{"standby_join_s", ValueType::NUMBER, "s", nullptr,
+                 "restart_s \"auto\" with warm standbys (spare ranks kept initialised in the job's process "
+                 "groups): a restart after a failure initialises in this time instead of init_s + "
+                 "init_s_per_gpu_doubling x log2(GPUs) (ByteRobust: under 5 s); the first launch and restarts "
+                 "after planned stops initialise in full", sim::non_negative(), {}, "none: no warm standbys"},
           KeyDef{"spare_racks", ValueType::INTEGER, "", 0,
                  "nvl72 only: whole racks held idle to replace a job's rack", hardware::gpu_count(0)},
           KeyDef{"spare_nodes", ValueType::INTEGER, "", 0,
@@ -123,8 +128,9 @@ OperationsSpec decode_operations(const sim::Node& n, hardware::RackKind rack_kin
   spec.init_s = n.number("init_s");
   spec.init_s_per_gpu_doubling = n.number("init_s_per_gpu_doubling");
   spec.restart_s = restart.number.value_or(spec.reschedule_s + spec.init_s);
+  spec.standby_join_s = n.optional_number("standby_join_s").value_or(-1);
   if (!spec.restart_auto)
-    for (const char* part : {"reschedule_s", "init_s", "init_s_per_gpu_doubling"})
+    for (const char* part : {"reschedule_s", "init_s", "init_s_per_gpu_doubling", "standby_join_s"})
       if (n.has(part)) n.problem(part, "is a part of restart_s \"auto\" (restart_s is a number here)");
   spec.spare_racks = n.int32("spare_racks");
   spec.spare_nodes = n.int32("spare_nodes");

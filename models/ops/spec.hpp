@@ -34,6 +34,9 @@ struct OperationsSpec {
   double reschedule_s = 60;            ///< requeue, host selection (restart_s "auto")
   double init_s = 30;                  ///< processes, CUDA contexts, model build (restart_s "auto")
   double init_s_per_gpu_doubling = 20; ///< communicator set-up growing with the job (restart_s "auto")
+  /// restart_s "auto" with warm standbys (pre-initialised spare ranks, ByteRobust): a restart after a
+  /// failure initialises in standby_join_s instead; < 0: no standbys.
+  double standby_join_s = -1;
   /// One restart's parts for a job of `gpus` GPUs (restart_auto): reschedule, initialisation.
   double restart_init_s(int gpus) const;
   int spare_racks = 0;           ///< nvl72: whole racks held idle as replacements

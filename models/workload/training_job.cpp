@@ -242,8 +242,9 @@ void TrainingJob::start_restart(sim::Tick extra) {
   event("restart");
   restart_began_ = queue_->now();
   const sim::Tick load = timing_.restart_parts ? next_load_ : 0;
+  const sim::Tick init = after_failure_ && timing_.init_after_failure >= 0 ? timing_.init_after_failure : timing_.init;
   restart_ends_[0] = extra + (timing_.restart_parts ? timing_.reschedule : timing_.restart);
-  restart_ends_[1] = restart_ends_[0] + (timing_.restart_parts ? timing_.init : 0);
+  restart_ends_[1] = restart_ends_[0] + (timing_.restart_parts ? init : 0);
   restart_ends_[2] = restart_ends_[1] + load;
   timer_ = queue_->after(restart_ends_[2], [this] { begin_cycle(); });
 }
@@ -261,6 +262,7 @@ void TrainingJob::account_restart(sim::Tick from, sim::Tick to) {
 
 void TrainingJob::need_load(int mode, bool first) {
   const auto m = static_cast<std::size_t>(mode);
+  after_failure_ = true;
   if (m >= timing_.load.size()) return;
   // The restart reads from the nearest tier that survived every failure since the job last trained.
   next_load_ = first ? timing_.load[m] : std::max(next_load_, timing_.load[m]);
@@ -291,6 +293,7 @@ void TrainingJob::begin_cycle() {
   const bool restarted = state_ == State::RESTART;
   transition(State::CYCLE);
   next_load_ = timing_.load_planned; // a later stop that is not a failure reads the durable copy back
+  after_failure_ = false;
   origin_ = queue_->now();
   if (restarted) event("running");
   arm_stop();

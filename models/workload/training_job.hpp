@@ -86,6 +86,7 @@ struct JobTiming {
   bool restart_parts = false;
   sim::Tick reschedule = 0;
   sim::Tick init = 0;
+  sim::Tick init_after_failure = -1; ///< warm standbys: the init of a restart after a failure (-1: init)
   sim::Tick final_write_or_write() const { return final_write >= 0 ? final_write : write; }
 };
 
@@ -227,6 +228,7 @@ private:
   std::array<GpuTicks, 3> last_segment_{}; ///< productive, degraded, checkpoint
   // The restart in progress and the load the next one needs.
   sim::Tick next_load_ = 0;
+  bool after_failure_ = false; ///< the next restart follows a failure (warm standbys join)
   sim::Tick restart_began_ = 0;
   std::array<sim::Tick, RESTART_PARTS> restart_ends_{}; ///< offsets from restart_began_
   std::array<GpuTicks, RESTART_PARTS> restart_parts_{};

@@ -398,3 +398,22 @@ TEST_CASE("a restart in parts: reschedule, initialisation, then the load the fai
   CHECK(fx.s(JobTime::PRODUCTIVE) == 110);
   fx.require_conserved();
 }
+
+TEST_CASE("warm standbys: a restart after a failure initialises in the join time, the launch in full", "[unit][training_job]") {
+  Fixture fx;
+  fx.timing.restart_parts = true;
+  fx.timing.reschedule = sim::to_ticks(5);
+  fx.timing.init = sim::to_ticks(15);
+  fx.timing.init_after_failure = sim::to_ticks(2);
+  fx.timing.restart = fx.timing.reschedule + fx.timing.init;
+  fx.timing.load = {sim::to_ticks(3)};
+  fx.start();
+  // Launch 0-20 s (5 + 15), failure at 150 s, detected at 160 s, restart 160-170 (5 + 2 + 3).
+  fx.at(150, [&] { fx.job->on_failure(1, 0); });
+  fx.at(160, [&] { fx.job->on_failure_detected(1); });
+  fx.finish_at(200);
+  const auto& parts = fx.job->restart_part_time();
+  CHECK(parts[static_cast<std::size_t>(workload::RestartPart::INIT)] == sim::to_ticks(17) * fx.spec.gpus);
+  CHECK(fx.s(JobTime::RESTART) == 30);
+  fx.require_conserved();
+}
