@@ -466,7 +466,7 @@ void TrainingJob::on_capacity_changed() {
 }
 
 void TrainingJob::on_group_failure(std::uint64_t id, int mode, const std::vector<int>& groups) {
-  if (groups_ == 0 || (state_ != State::CYCLE && state_ != State::REFORM)) {
+  if (groups_ == 0 || (state_ != State::CYCLE && state_ != State::REFORM && state_ != State::STALL)) {
     on_failure(id, mode);
     return;
   }
@@ -479,7 +479,7 @@ void TrainingJob::on_group_failure(std::uint64_t id, int mode, const std::vector
   undetected_.insert(id);
   ++failures_by_mode_[static_cast<std::size_t>(mode)];
   if (down.size() == down_.size()) return; // only groups already out: the others do not notice
-  close_current();                         // the cycle so far at the old number of groups
+  close_current(); // the cycle (or a fabric stall: the drop's stall replaces it) so far with the old groups
   down_ = std::move(down);
   ++group_drops_;
   if (log_->enabled())

@@ -52,9 +52,11 @@
 // interruption makes it rework). When every failure that struck the job is detected and the recover
 // hook has replaced its down GPUs (at once from spares, or at a later capacity change), the dropped
 // groups rejoin: a stall of rejoin_s (+ the hook's extra; REFORM counted as restart), then full speed.
-// A failure leaving fewer than min_groups groups, or one striking while the job is not in its cycle or
-// a REFORM stall (a final write, a fabric stall, a restart), or whose groups the replica cannot say
-// (on_failure: a cooling shutdown), is an interruption as above; the restart clears the groups out.
+// A failure striking during a fabric stall (STALL) drops its groups too, the drop's stall replacing what
+// is left of the fabric's. A failure leaving fewer than min_groups groups, or one striking while the job
+// is not in its cycle or a stall (a final write before a planned stop, a restart), or whose groups the
+// replica cannot say (on_failure: a cooling shutdown), is an interruption as above; the restart clears
+// the groups out.
 #pragma once
 
 #include "models/workload/spec.hpp"

@@ -447,3 +447,23 @@ TEST_CASE("ft_dp: a failure leaving fewer than min_groups groups restarts the wh
   CHECK(fx.job->group_drops() == 1);
   fx.require_conserved();
 }
+
+TEST_CASE("ft_dp: a failure during a fabric stall drops its group, the drop's stall replacing the rest",
+          "[unit][training_job]") {
+  Fixture fx;
+  make_ft_dp(fx, 4);
+  fx.start();
+  // Fabric stall 200-220 (degraded while it lasts); the drop at 205 ends it: stall 205-210 (detection),
+  // then 3 of 4 groups: the 60 s of progress left take 80 s (210-290), checkpoint 290-300.
+  fx.at(200, [&] { fx.job->stall(sim::to_ticks(20)); });
+  fx.at(205, [&] { fx.job->on_group_failure(1, 0, {2}); });
+  fx.finish_at(300);
+  CHECK(fx.s(JobTime::DEGRADED) == 5);
+  CHECK(fx.s(JobTime::DETECTION) == 5);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 200);
+  CHECK(fx.s(JobTime::REDUCED_BATCH) == 20);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 20);
+  CHECK(fx.job->checkpoints() == 2);
+  CHECK(fx.job->interruptions() == 0);
+  fx.require_conserved();
+}
