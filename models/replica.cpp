@@ -390,9 +390,18 @@ void Replica::fabric_changed(const fabric::Element& e, bool failed, std::vector<
   newly_cut_.clear();
 }
 
-void Replica::interrupt(const failure::Failure& f, const std::vector<int>& owners) {
-  for (int j : owners) // a training job is interrupted; a service serves on fewer GPUs until replaced
-    workloads_[j].on_failure(f.id, f.mode);
+void Replica::interrupt(const failure::Failure& f, const std::vector<int>& owners, const std::vector<int>& hit) {
+  for (int j : owners) { // a training job is interrupted; a service serves on fewer GPUs until replaced
+    auto* job = workloads_.training(j);
+    if (!job || !job->fault_tolerant()) {
+      workloads_[j].on_failure(f.id, f.mode);
+      continue;
+    }
+    std::vector<int> groups; // ft_dp: the replica groups of the struck GPUs it holds (recovery_spec.hpp)
+    for (int g : hit)
+      if (alloc_.owner(g) == j) groups.push_back(job->spec().recovery.group_of_rank(alloc_.rank_of(g)));
+    job->on_group_failure(f.id, f.mode, groups);
+  }
 }
 
 void Replica::drain(hardware::GpuRange gpus, std::function<void()> done) {
@@ -439,13 +448,20 @@ void Replica::on_strike(const failure::Failure& f) {
     degraded_.degrade_nvlink(layout_->domain_of(f.gpus.first), m.nvlink_degraded_frac);
     update_paces(false);
   }
-  interrupt(f, struck);
+  std::vector<int> hit(cut_.begin(), cut_.end());
+  if (m.takes_down())
+    for (int g = f.gpus.first; g < f.gpus.end(); ++g)
+      hit.push_back(g);
+  interrupt(f, struck, hit);
   mission_->on_failure(f);
 }
 
 void Replica::on_taken_down(const failure::Failure& f) { // a gray fault caught, a latent one failing
   const bool slowed = degraded_.clear_slow(f.gpus);
-  interrupt(f, owners_of(f.gpus));
+  std::vector<int> hit;
+  for (int g = f.gpus.first; g < f.gpus.end(); ++g)
+    hit.push_back(g);
+  interrupt(f, owners_of(f.gpus), hit);
   if (slowed) update_paces(false);
 }
 
@@ -534,6 +550,7 @@ ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
   o.interruptions = job.interruptions();
   o.interruptions_recovery = job.interruptions_recovery();
   o.interruptions_planned = job.interruptions_planned();
+  o.group_drops = job.group_drops();
   o.checkpoints = job.checkpoints();
   o.checkpoint_fallbacks = job.checkpoint_fallbacks();
   o.checkpoint_write_s = sim::to_seconds(timing.write);

@@ -126,7 +126,9 @@ private:
   workload::Pace pace_of(int job) const;
   void fabric_changed(const fabric::Element& e, bool failed, std::vector<int>& cut);
   failure::FailureDomain& domain_of(const failure::FailureModeSpec& mode) const;
-  void interrupt(const failure::Failure& f, const std::vector<int>& owners);
+  /// Interrupts the jobs `owners` holding GPUs struck by `f` (`hit`: those GPUs); a fault-tolerant (ft_dp)
+  /// job is told which of its replica groups they belong to instead.
+  void interrupt(const failure::Failure& f, const std::vector<int>& owners, const std::vector<int>& hit);
   void drain(hardware::GpuRange gpus, std::function<void()> done);
   void on_strike(const failure::Failure& f);
   void on_taken_down(const failure::Failure& f);

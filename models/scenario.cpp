@@ -113,7 +113,8 @@ std::vector<const KeyTable*> scenario_key_tables() {
           &power::grid_event_keys(), &failure::failures_keys(),       &failure::failure_mode_keys(),
           &ops::operations_keys(),   &ops::repair_stage_keys(),       &ops::rlcc_keys(),               &ops::wave_keys(),
           &workload::job_keys(),     &workload::model_keys(),         &workload::parallelism_keys(),
-          &workload::checkpoint_keys(), &storage::storage_keys(), &storage::tier_keys(), &output_keys(),      &cost::cost_keys(),       &sweep_keys(),
+          &workload::checkpoint_keys(), &workload::recovery_keys(), &storage::storage_keys(), &storage::tier_keys(),
+          &output_keys(),      &cost::cost_keys(),       &sweep_keys(),
           &sweep_axis_keys(),        &sweep_zip_axis_keys()};
 }
 

@@ -48,6 +48,10 @@ StateDef job_state(workload::JobTime state) {
             "fabric bandwidth)"};
   case JobTime::MAINTENANCE:
     return {"maintenance", B::LOWER, "GPU-hours of planned stops and holds (drains, grid events)"};
+  case JobTime::REDUCED_BATCH:
+    return {"reduced_batch", B::LOWER,
+            "GPU-hours of a fault-tolerant (ft_dp) job's replica groups out while the others trained on a "
+            "smaller global batch (their share of the job's GPU-time)"};
   case JobTime::COUNT:
     break;
   }
@@ -147,6 +151,8 @@ std::vector<MetricDef> job_metrics() {
        {}},
       {"interruptions_planned", "count", S::JOB, B::NONE,
        "Planned stops of the job (maintenance, drains, grid events), taken at a checkpoint", {}, true},
+      {"group_drops", "count", S::JOB, B::LOWER,
+       "Failures that dropped replica groups of a fault-tolerant (ft_dp) job instead of interrupting it", {}},
       {"job_mttf_h", "h", S::JOB, B::HIGHER,
        "Wall time over unplanned interruptions (undefined without interruptions)", {}, true},
       {"expected_job_mtbf_h", "h", S::JOB, B::NONE,

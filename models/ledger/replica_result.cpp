@@ -47,6 +47,7 @@ Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
       {"interruptions_training", static_cast<double>(job.interruptions - job.interruptions_recovery)},
       {"interruptions_recovery", static_cast<double>(job.interruptions_recovery)},
       {"interruptions_planned", static_cast<double>(job.interruptions_planned)},
+      {"group_drops", static_cast<double>(job.group_drops)},
       {"job_mttf_h", job.interruptions > 0 ? wall_s / 3600.0 / static_cast<double>(job.interruptions) : NaN},
       {"expected_job_mtbf_h", job.expected_mtbf_h},
       {"checkpoint_interval_s", job.checkpoint_interval_s},
@@ -168,7 +169,7 @@ template <class IO, class J>
   requires std::same_as<std::remove_const_t<J>, JobOutcome>
 void visit_fields(IO& io, J& j) {
   io(j.name), io(j.gpus), io(j.wall), io(j.queued), io(j.completed_at), io(j.deadline_h), io(j.reallocations), io(j.gpu_h);
-  io(j.interruptions), io(j.interruptions_recovery), io(j.interruptions_planned), io(j.checkpoints), io(j.failures_by_mode);
+  io(j.interruptions), io(j.interruptions_recovery), io(j.interruptions_planned), io(j.group_drops), io(j.checkpoints), io(j.failures_by_mode);
   io(j.interruptions_by_mode), io(j.step_time_s), io(j.checkpoint_interval_s), io(j.model_flops_per_step);
   io(j.tokens_per_step), io(j.expected_mtbf_h), io(j.peak_flops_per_gpu), io(j.energy_j);
   io(j.checkpoint_write_s), io(j.checkpoint_durable_s), io(j.checkpoint_size_gb), io(j.checkpoint_fallbacks);
@@ -210,7 +211,7 @@ void visit_fields(IO& io, R& r) {
 // tests/unit/ledger/metric_table_test.cpp is the other guard. Sizes on 64-bit targets (x86-64, arm64).
 constexpr bool LP64 = sizeof(void*) == 8;
 static_assert(!LP64 || sizeof(ReplicaResult) == 280, "ReplicaResult changed: update visit_fields, then this size");
-static_assert(!LP64 || sizeof(JobOutcome) == 336, "JobOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(JobOutcome) == 352, "JobOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ServiceOutcome) == 88, "ServiceOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ModeOutcome) == 56, "ModeOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(Sample) == 32, "Sample changed: update visit_fields, then this size");

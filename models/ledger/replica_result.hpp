@@ -11,6 +11,8 @@
 //   interruptions            = interruptions_training + interruptions_recovery (struck while training,
 //                              writing or stalled / while restarting; failures during detection or waiting
 //                              join the recovery under way and interrupt nothing)
+//   group_drops              = failures that dropped replica groups of an ft_dp job (not interruptions;
+//                              models/workload/training_job.hpp)
 //   ledger_<state>_gpu_h     = job GPUs × time in the state (cluster: summed, plus idle/repair/spare)
 // Energy (models/facility.hpp; power always accounted, models/power/spec.hpp):
 //   energy_kwh (job)                 = ∫ power of the GPUs the job holds (+ their share of rack base power)
@@ -53,6 +55,7 @@ struct JobOutcome {
   std::uint64_t interruptions = 0;
   std::uint64_t interruptions_recovery = 0; ///< of interruptions: struck while restarting
   std::uint64_t interruptions_planned = 0;
+  std::uint64_t group_drops = 0; ///< ft_dp: failures that dropped replica groups (not interruptions)
   std::uint64_t checkpoints = 0;
   std::vector<std::uint64_t> failures_by_mode;
   std::vector<std::uint64_t> interruptions_by_mode;

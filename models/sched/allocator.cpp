@@ -347,6 +347,18 @@ std::vector<int> Allocator::job_gpus(int job) const {
   return out;
 }
 
+int Allocator::rank_of(int gpu) const {
+  const int job = owner(gpu);
+  if (job < 0) return -1;
+  const JobPlacement& placement = jobs_[static_cast<std::size_t>(job)];
+  const auto index = static_cast<std::size_t>(share_of_[static_cast<std::size_t>(gpu)]);
+  int rank = 0;
+  for (std::size_t s = 0; s < index; ++s)
+    rank += static_cast<int>(placement.shares[s].gpus.size());
+  const auto& gpus = placement.shares[index].gpus;
+  return rank + static_cast<int>(std::find(gpus.begin(), gpus.end(), gpu) - gpus.begin());
+}
+
 int Allocator::schedulable_domains() const { return schedulable_; }
 
 Allocator::DomainState Allocator::domain_state(int domain) const {

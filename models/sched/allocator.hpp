@@ -65,6 +65,8 @@ public:
   /// A job's GPUs in rank order: its domains in placement order, each domain's GPUs in the order of its
   /// share (a spare swapped in takes the place of the GPU it replaces).
   std::vector<int> job_gpus(int job) const;
+  /// A held GPU's rank: its index in job_gpus(owner) (-1 when no job holds it).
+  int rank_of(int gpu) const;
 
   /// The job using a GPU, or -1.
   int owner(int gpu) const { return owner_[static_cast<std::size_t>(gpu)]; }

@@ -49,6 +49,9 @@ const KeyTable& job_keys() {
                  "how model is split over the GPUs (see /jobs/*/parallelism); only with model", {}, {},
                  "all GPUs data-parallel"},
           KeyDef{"checkpoint", ValueType::OBJECT, "", Json::object(), "checkpointing (see /jobs/*/checkpoint)"},
+          KeyDef{"recovery", ValueType::OBJECT, "", Json::object(),
+                 "training only: recovery strategy, restart or fault-tolerant data parallelism (see "
+                 "/jobs/*/recovery)"},
           KeyDef{"priority", ValueType::INTEGER, "", 0,
                  "scheduling priority: higher is placed first and may preempt lower-priority jobs",
                  sim::between(-1000000, 1000000)},
@@ -189,7 +192,7 @@ void decode_job_name(const sim::Node& j, JobSpec& job, std::set<std::string>& na
 void decode_inference_job(const sim::Node& j, JobSpec& job) {
   for (const char* key : {"step_time_s", "model_flops_per_step", "tokens_per_step", "scaleout_comm_frac",
                           "nvlink_comm_frac", "model", "parallelism", "checkpoint", "work_h", "target_tokens",
-                          "deadline_h"})
+                          "deadline_h", "recovery"})
     if (j.has(key)) j.problem(key, "applies only to training jobs (this job's kind is \"inference\")");
   decode_demand_trace(j, job);
   if (!j.has("tokens_per_s_per_gpu")) j.problem_here("missing tokens_per_s_per_gpu (required for kind \"inference\")");
@@ -274,6 +277,7 @@ void decode_training_job(const sim::Node& j, JobSpec& job) {
   job.arrival_h = j.number("arrival_h");
   job.work_h = j.number("work_h");
   job.min_gpus_frac = j.number("min_gpus_frac");
+  job.recovery = decode_recovery(j, job.gpus, job.model ? &*job.model : nullptr, job.min_gpus_frac);
   if (auto target = j.optional_number("target_tokens")) {
     job.target_tokens = *target;
     if (j.has("work_h"))

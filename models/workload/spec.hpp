@@ -11,6 +11,7 @@
 // its GPUs when `interval_s` is "auto"; a checkpoint write blocks training for `write_s`.
 #pragma once
 
+#include "models/workload/recovery_spec.hpp"
 #include "models/workload/transformer_spec.hpp"
 #include "sim/json_reader.hpp"
 
@@ -80,6 +81,7 @@ struct JobSpec {
   bool has_demand_trace() const { return !demand_trace.empty() || !demand_trace_file.empty(); }
   std::optional<ModelJobSpec> model; ///< set: the step time is derived from the model
   CheckpointSpec checkpoint;
+  RecoverySpec recovery; ///< training: how it recovers from failures (recovery_spec.hpp)
 };
 
 const sim::KeyTable& job_keys();

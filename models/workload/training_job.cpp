@@ -19,6 +19,7 @@ std::string_view job_time_name(JobTime state) {
   case JobTime::WAITING: return "waiting";
   case JobTime::DEGRADED: return "degraded";
   case JobTime::MAINTENANCE: return "maintenance";
+  case JobTime::REDUCED_BATCH: return "reduced_batch";
   case JobTime::COUNT: break;
   }
   return "?";
@@ -30,6 +31,7 @@ TrainingJob::TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::
       failures_by_mode_(static_cast<std::size_t>(modes), 0), interruptions_by_mode_(static_cast<std::size_t>(modes), 0) {
   if (timing_.interval <= 0 || timing_.step <= 0) throw std::logic_error("TrainingJob: interval and step must be > 0");
   remaining_ = timing_.interval;
+  if (spec.recovery.fault_tolerant()) groups_ = spec.recovery.replica_groups;
   since_ = sim::hours_to_ticks(spec.arrival_h); // queued from its arrival on
   if (spec.work_h > 0) work_ = static_cast<GpuTicks>(sim::hours_to_ticks(spec.work_h)) * spec.gpus;
 }
@@ -40,29 +42,50 @@ void TrainingJob::event(sim::Name kind, std::string detail, sim::Tick at) {
   log_->add({at < 0 ? queue_->now() : at, kind, name_, job_scope, name_, std::move(detail)});
 }
 
+double TrainingJob::cycle_slowdown() const {
+  if (down_.empty()) return slowdown_;
+  return slowdown_ * static_cast<double>(groups_) / static_cast<double>(groups_ - static_cast<int>(down_.size()));
+}
+
 sim::Tick TrainingJob::wall_of(sim::Tick progress) const {
-  if (slowdown_ == 1.0) return progress;
-  return static_cast<sim::Tick>(std::ceil(static_cast<double>(progress) * slowdown_));
+  const double s = cycle_slowdown();
+  if (s == 1.0) return progress;
+  return static_cast<sim::Tick>(std::ceil(static_cast<double>(progress) * s));
 }
 
 void TrainingJob::run_phase(sim::Tick wall, sim::Tick& left) {
   // Progress rounds down, so a partial phase (wall < ⌈left·s⌉) never completes the phase early.
   sim::Tick progress = wall;
-  if (slowdown_ != 1.0)
-    progress = std::min(left, static_cast<sim::Tick>(std::floor(static_cast<double>(wall) / slowdown_)));
+  const double s = cycle_slowdown();
+  if (s != 1.0) progress = std::min(left, static_cast<sim::Tick>(std::floor(static_cast<double>(wall) / s)));
   pending_productive_ += progress;
-  pending_degraded_ += wall - progress;
+  // With groups out, what the pace alone would have made beyond `progress` is the dropped groups' share.
+  sim::Tick paced = progress;
+  if (!down_.empty())
+    paced = std::clamp(static_cast<sim::Tick>(std::floor(static_cast<double>(wall) / slowdown_)), progress, wall);
+  pending_reduced_ += paced - progress;
+  pending_degraded_ += wall - paced;
   left -= progress;
+}
+
+void TrainingJob::commit_pending() {
+  add(JobTime::PRODUCTIVE, pending_productive_);
+  add(JobTime::DEGRADED, pending_degraded_);
+  add(JobTime::CHECKPOINT, pending_checkpoint_);
+  add(JobTime::REDUCED_BATCH, pending_reduced_);
+  pending_productive_ = pending_degraded_ = pending_checkpoint_ = pending_reduced_ = 0;
+}
+
+void TrainingJob::lose_pending() {
+  add(JobTime::REWORK, pending_work());
+  pending_productive_ = pending_degraded_ = pending_checkpoint_ = pending_reduced_ = 0;
 }
 
 void TrainingJob::commit_checkpoint(sim::Tick at) {
   last_commit_at_ = at;
   last_segment_ = {static_cast<GpuTicks>(pending_productive_) * gpus_, static_cast<GpuTicks>(pending_degraded_) * gpus_,
-                   static_cast<GpuTicks>(pending_checkpoint_) * gpus_};
-  add(JobTime::PRODUCTIVE, pending_productive_);
-  add(JobTime::DEGRADED, pending_degraded_);
-  add(JobTime::CHECKPOINT, pending_checkpoint_);
-  pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
+                   static_cast<GpuTicks>(pending_checkpoint_) * gpus_, static_cast<GpuTicks>(pending_reduced_) * gpus_};
+  commit_pending();
   ++checkpoints_;
   static const sim::Name checkpoint("checkpoint");
   event(checkpoint, {}, at);
@@ -103,18 +126,23 @@ void TrainingJob::close_cycle(sim::Tick now) {
       if (cycles > 0) {
         const sim::Tick run_wall = wall_of(timing_.interval);
         const sim::Tick productive = timing_.interval; // a full phase of ⌈τ·s⌉ makes τ of progress
+        sim::Tick paced = productive; // as run_phase: the dropped groups' share, then the pace's
+        if (!down_.empty())
+          paced = std::clamp(static_cast<sim::Tick>(std::floor(static_cast<double>(run_wall) / slowdown_)),
+                             productive, run_wall);
         static const sim::Name checkpoint("checkpoint");
         for (sim::Tick k = 1; k <= cycles; ++k) {
           if (log_->enabled()) event(checkpoint, {}, t + k * period);
         }
         add(JobTime::PRODUCTIVE, cycles * productive);
-        add(JobTime::DEGRADED, cycles * (run_wall - productive));
+        add(JobTime::REDUCED_BATCH, cycles * (paced - productive));
+        add(JobTime::DEGRADED, cycles * (run_wall - paced));
         add(JobTime::CHECKPOINT, cycles * write);
         checkpoints_ += static_cast<std::uint64_t>(cycles);
         t += cycles * period;
         last_commit_at_ = t;
-        last_segment_ = {static_cast<GpuTicks>(productive) * gpus_,
-                         static_cast<GpuTicks>(run_wall - productive) * gpus_, static_cast<GpuTicks>(write) * gpus_};
+        last_segment_ = {static_cast<GpuTicks>(productive) * gpus_, static_cast<GpuTicks>(run_wall - paced) * gpus_,
+                         static_cast<GpuTicks>(write) * gpus_, static_cast<GpuTicks>(paced - productive) * gpus_};
       }
     }
   }
@@ -133,6 +161,7 @@ void TrainingJob::close_current() {
   case State::CYCLE: close_cycle(now); break;
   case State::FINAL_WRITE: pending_checkpoint_ += dt; break;
   case State::STALL: pending_degraded_ += dt; break;
+  case State::REFORM: add(reform_as_, dt); break;
   case State::RESTART:
     add(JobTime::RESTART, dt);
     account_restart(since_, now);
@@ -172,9 +201,9 @@ void TrainingJob::place(int gpus) {
 void TrainingJob::release() {
   if (training()) throw std::logic_error("TrainingJob::release: stop the job first");
   transition(State::QUEUED);
-  add(JobTime::REWORK, pending_work()); // nothing when it stopped at a checkpoint
-  pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
+  lose_pending(); // nothing when it stopped at a checkpoint
   remaining_ = timing_.interval;
+  down_.clear();
   undetected_.clear();
   gpus_ = 0;
   ++reallocations_;
@@ -225,10 +254,7 @@ void TrainingJob::arm_completion() {
 
 void TrainingJob::complete() {
   transition(State::DONE);
-  add(JobTime::PRODUCTIVE, pending_productive_); // the last steps complete the work: kept
-  add(JobTime::DEGRADED, pending_degraded_);
-  add(JobTime::CHECKPOINT, pending_checkpoint_);
-  pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
+  commit_pending(); // the last steps complete the work: kept
   completed_at_ = queue_->now();
   gpus_ = 0;
   event("completed");
@@ -239,6 +265,7 @@ void TrainingJob::complete() {
 void TrainingJob::start_restart(sim::Tick extra) {
   transition(State::RESTART);
   remaining_ = timing_.interval;
+  down_.clear(); // recovered: every GPU is up, every group starts again
   event("restart");
   restart_began_ = queue_->now();
   const sim::Tick load = timing_.restart_parts ? next_load_ : 0;
@@ -274,7 +301,8 @@ void TrainingJob::fall_back(int mode) {
       queue_->now() - last_commit_at_ >= timing_.loss_window[m])
     return;
   // The segment before the last checkpoint is lost with it: its time becomes rework (GPU-time is kept).
-  const std::array<JobTime, 3> states{JobTime::PRODUCTIVE, JobTime::DEGRADED, JobTime::CHECKPOINT};
+  const std::array<JobTime, 4> states{JobTime::PRODUCTIVE, JobTime::DEGRADED, JobTime::CHECKPOINT,
+                                      JobTime::REDUCED_BATCH};
   for (std::size_t k = 0; k < states.size(); ++k) {
     time_[static_cast<std::size_t>(states[k])] -= last_segment_[k];
     time_[static_cast<std::size_t>(JobTime::REWORK)] += last_segment_[k];
@@ -364,7 +392,8 @@ void TrainingJob::request_stop(std::function<void()> stopped) {
   switch (state_) {
   case State::CYCLE: arm_stop(); break;   // at the next checkpoint
   case State::FINAL_WRITE:                // at the planned stop's checkpoint
-  case State::STALL: break;               // re-armed when the stall ends
+  case State::STALL:                      // re-armed when the stall ends
+  case State::REFORM: break;
   case State::RESTART: serve_stops(false); break; // nothing to save: stop now, restart after
   case State::STOPPED: break;
   case State::QUEUED:
@@ -422,6 +451,7 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
   case State::CYCLE:
   case State::FINAL_WRITE:
   case State::STALL:
+  case State::REFORM:
   case State::RESTART: {
     const bool restarting = state_ == State::RESTART;
     if (restarting) ++interruptions_recovery_;
@@ -429,8 +459,7 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
     fall_back(mode);
     last_commit_at_ = -1; // the copy restored from is kept until the next checkpoint
     need_load(mode, !restarting);
-    add(JobTime::REWORK, pending_work());
-    pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
+    lose_pending();
     remaining_ = timing_.interval;
     ++interruptions_;
     ++interruptions_by_mode_[static_cast<std::size_t>(mode)];
@@ -468,6 +497,7 @@ void TrainingJob::hold() {
   case State::CYCLE: take_planned_stop(); return;
   case State::FINAL_WRITE: // stops when the write completes
   case State::STALL:       // at the end of the stall
+  case State::REFORM:      // at the end of the stall
   case State::DETECTION:   // once every failure is detected
   case State::STOPPED:     // when its stop requests are served (resume)
   case State::QUEUED:      // once placed
@@ -482,12 +512,69 @@ void TrainingJob::unhold() {
 }
 
 void TrainingJob::on_failure_detected(std::uint64_t id) {
-  if (undetected_.erase(id) && undetected_.empty() && state_ == State::DETECTION) resume();
+  if (!undetected_.erase(id) || !undetected_.empty()) return;
+  if (state_ == State::DETECTION)
+    resume();
+  else
+    try_rejoin();
 }
 
 void TrainingJob::on_capacity_changed() {
   sim::Tick extra = 0;
-  if (state_ == State::WAITING && hooks_.recover(extra)) start_restart(extra);
+  if (state_ == State::WAITING && hooks_.recover(extra))
+    start_restart(extra);
+  else
+    try_rejoin();
+}
+
+void TrainingJob::on_group_failure(std::uint64_t id, int mode, const std::vector<int>& groups) {
+  if (groups_ == 0 || (state_ != State::CYCLE && state_ != State::REFORM && state_ != State::STALL)) {
+    on_failure(id, mode);
+    return;
+  }
+  std::set<int> down = down_;
+  down.insert(groups.begin(), groups.end());
+  if (groups_ - static_cast<int>(down.size()) < spec_->recovery.min_groups) {
+    on_failure(id, mode); // too few groups left: the whole job restarts
+    return;
+  }
+  undetected_.insert(id);
+  ++failures_by_mode_[static_cast<std::size_t>(mode)];
+  if (down.size() == down_.size()) return; // only groups already out: the others do not notice
+  close_current(); // the cycle (or a fabric stall: the drop's stall replaces it) so far with the old groups
+  down_ = std::move(down);
+  ++group_drops_;
+  if (log_->enabled())
+    event("group_drop", fmt::format("{} of {} groups out ({})", down_.size(), groups_, hooks_.cause_name(mode)));
+  begin_reform(JobTime::DETECTION, sim::to_ticks(spec_->recovery.stall_s));
+}
+
+void TrainingJob::begin_reform(JobTime as, sim::Tick duration) {
+  transition(State::REFORM); // a stall in progress (a rejoin's) ends here: this one replaces it
+  reform_as_ = as;
+  timer_ = queue_->after(duration, [this] { end_reform(); });
+}
+
+void TrainingJob::end_reform() {
+  transition(State::CYCLE);
+  origin_ = queue_->now(); // the cycle goes on where it stopped (a write in progress resumes)
+  if (stop_due()) {
+    take_planned_stop();
+    return;
+  }
+  arm_stop();
+  arm_completion();
+  try_rejoin(); // everything may have been detected and replaced during the stall
+}
+
+void TrainingJob::try_rejoin() {
+  if (down_.empty() || !undetected_.empty() || state_ != State::CYCLE) return;
+  sim::Tick extra = 0;
+  if (!hooks_.recover(extra)) return; // no replacement yet: a capacity change retries
+  close_current();                    // the cycle so far with the groups out
+  down_.clear();
+  event("group_rejoin");
+  begin_reform(JobTime::RESTART, sim::to_ticks(spec_->recovery.rejoin_s) + extra);
 }
 
 void TrainingJob::set_slowdown(double slowdown) {
@@ -533,10 +620,7 @@ GpuTicks TrainingJob::held_gpu_time() const {
 void TrainingJob::finish() {
   if (state_ == State::DONE) return;
   transition(State::DONE);
-  add(JobTime::PRODUCTIVE, pending_productive_);
-  add(JobTime::DEGRADED, pending_degraded_);
-  add(JobTime::CHECKPOINT, pending_checkpoint_);
-  pending_productive_ = pending_degraded_ = pending_checkpoint_ = 0;
+  commit_pending();
 }
 
 } // namespace dcsim::workload

@@ -46,6 +46,27 @@
 // load of the checkpoint from the tier the failures since the job last trained left (load[m], the largest
 // of them; load_planned after a planned stop or a move; nothing at the first launch); restart_part_time()
 // splits the RESTART ledger time by part.
+//
+// Fault-tolerant data parallelism (recovery strategy ft_dp, recovery_spec.hpp): the job's G GPUs form N
+// replica groups. A failure striking groups not yet out (on_group_failure; the replica says which) drops
+// them without an interruption: nothing pending is lost; the job stalls σ = stall_s (REFORM, no progress,
+// counted as detection), then runs with k groups out of N. While k > 0 its progress rate is
+// (N − k)/N of the healthy rate, on top of the pace slowdown s: the cycle's arithmetic runs with the
+// effective slowdown s' = s·N/(N − k) (checkpoints keep their period in progress, so they come N/(N − k)
+// times further apart in wall time). A run phase of wall time w then splits (GPU·µs, G GPUs):
+//     productive    = G·⌊w/s'⌋                    (the running groups' share: G·w·(N−k)/(N·s))
+//     reduced_batch = G·(⌊w/s⌋ − ⌊w/s'⌋)           (the dropped groups' share: G·w·k/(N·s))
+//     degraded      = G·(w − ⌊w/s⌋)                (the pace slowdown, as without groups out)
+// so productive + reduced_batch + degraded = G·w (conserved), and goodput = productive / held counts
+// the running share as productive. Reduced-batch time is pending like the rest (a later full
+// interruption makes it rework). When every failure that struck the job is detected and the recover
+// hook has replaced its down GPUs (at once from spares, or at a later capacity change), the dropped
+// groups rejoin: a stall of rejoin_s (+ the hook's extra; REFORM counted as restart), then full speed.
+// A failure striking during a fabric stall (STALL) drops its groups too, the drop's stall replacing what
+// is left of the fabric's. A failure leaving fewer than min_groups groups, or one striking while the job
+// is not in its cycle or a stall (a final write before a planned stop, a restart), or whose groups the
+// replica cannot say (on_failure: a cooling shutdown), is an interruption as above; the restart clears
+// the groups out.
 #pragma once
 
 #include "models/workload/spec.hpp"
@@ -64,7 +85,10 @@
 namespace dcsim::workload {
 
 /// Ledger states of a job's allocated time (docs/architecture.md), in output order.
-enum class JobTime : int { PRODUCTIVE, CHECKPOINT, REWORK, DETECTION, RESTART, WAITING, DEGRADED, MAINTENANCE, COUNT };
+/// REDUCED_BATCH: the share of an ft_dp job's GPU-time of replica groups out (see above).
+enum class JobTime : int {
+  PRODUCTIVE, CHECKPOINT, REWORK, DETECTION, RESTART, WAITING, DEGRADED, MAINTENANCE, REDUCED_BATCH, COUNT
+};
 inline constexpr int JOB_TIME_STATES = static_cast<int>(JobTime::COUNT);
 std::string_view job_time_name(JobTime state);
 
@@ -120,6 +144,14 @@ public:
   void set_completion_hook(std::function<void()> hook) { completed_ = std::move(hook); }
   /// A failure `id` of mode `mode` struck at least one of the job's GPUs.
   void on_failure(std::uint64_t id, int mode) override;
+  /// ft_dp: failure `id` struck the job's replica groups `groups` (indices, repeats allowed). Without ft_dp,
+  /// or when it leaves fewer than min_groups groups running, or outside the cycle: on_failure.
+  void on_group_failure(std::uint64_t id, int mode, const std::vector<int>& groups);
+  bool fault_tolerant() const { return groups_ > 0; }
+  /// Replica groups out now (ft_dp).
+  int groups_out() const { return static_cast<int>(down_.size()); }
+  /// Failures that dropped replica groups instead of interrupting the job (ft_dp).
+  std::uint64_t group_drops() const { return group_drops_; }
   /// Failure `id` has been detected by Mission Control.
   void on_failure_detected(std::uint64_t id) override;
   /// Some capacity came back (a repair completed).
@@ -146,7 +178,9 @@ public:
   const JobSpec& spec() const override { return *spec_; }
   GpuTicks held_gpu_time() const override;
   const JobTiming& timing() const { return timing_; }
-  bool training() const { return state_ == State::CYCLE || state_ == State::FINAL_WRITE || state_ == State::STALL; }
+  bool training() const {
+    return state_ == State::CYCLE || state_ == State::FINAL_WRITE || state_ == State::STALL || state_ == State::REFORM;
+  }
   bool queued() const { return state_ == State::QUEUED; }
   bool done() const { return state_ == State::DONE; }
   bool running() const { return training(); }
@@ -180,7 +214,8 @@ private:
   /// CYCLE: running and checkpointing periodically; FINAL_WRITE: a last write before a planned stop;
   /// STALL: running but stalled (no progress) until traffic flows again.
   /// STOPPED: drained, for the instant in which its stop requests are served. QUEUED: holds no GPU.
-  enum class State { QUEUED, RESTART, CYCLE, FINAL_WRITE, STALL, DETECTION, WAITING, MAINTENANCE, STOPPED, DONE };
+  /// REFORM (ft_dp): the quorum re-forms after groups dropped or before they rejoin (no progress).
+  enum class State { QUEUED, RESTART, CYCLE, FINAL_WRITE, STALL, REFORM, DETECTION, WAITING, MAINTENANCE, STOPPED, DONE };
 
   const JobSpec* spec_;
   sim::Name name_; ///< spec_->name, interned once
@@ -213,6 +248,13 @@ private:
   sim::Tick pending_productive_ = 0; ///< since the last completed checkpoint
   sim::Tick pending_degraded_ = 0;
   sim::Tick pending_checkpoint_ = 0; ///< also: how much of the current write is done
+  sim::Tick pending_reduced_ = 0;
+
+  // ft_dp (0 groups: restart strategy).
+  int groups_ = 0;
+  std::set<int> down_;               ///< replica groups out
+  JobTime reform_as_ = JobTime::DETECTION; ///< ledger state of the REFORM stall in progress
+  std::uint64_t group_drops_ = 0;
   bool planned_due_ = false;
   int holds_ = 0;
   std::set<std::uint64_t> undetected_;
@@ -225,7 +267,7 @@ private:
   // The last committed checkpoint and what its segment added to the ledger, while its copy may still
   // be draining (last_commit_at_ < 0: nothing at risk).
   sim::Tick last_commit_at_ = -1;
-  std::array<GpuTicks, 3> last_segment_{}; ///< productive, degraded, checkpoint
+  std::array<GpuTicks, 4> last_segment_{}; ///< productive, degraded, checkpoint, reduced batch
   // The restart in progress and the load the next one needs.
   sim::Tick next_load_ = 0;
   bool after_failure_ = false; ///< the next restart follows a failure (warm standbys join)
@@ -259,7 +301,18 @@ private:
   sim::Tick wall_of(sim::Tick progress) const;
   /// A planned stop is owed: the periodic one, or a hold not yet taken.
   bool stop_due() const { return planned_due_ || (holds_ > 0 && state_ != State::MAINTENANCE); }
-  sim::Tick pending_work() const { return pending_productive_ + pending_degraded_ + pending_checkpoint_; }
+  sim::Tick pending_work() const {
+    return pending_productive_ + pending_degraded_ + pending_checkpoint_ + pending_reduced_;
+  }
+  /// Moves the pending time into the ledger states (kept) or into rework (lost), and clears it.
+  void commit_pending();
+  void lose_pending();
+  /// Progress slowdown of the cycle: the pace's, times N/(N − k) while k groups are out.
+  double cycle_slowdown() const;
+  void begin_reform(JobTime as, sim::Tick duration);
+  void end_reform();
+  /// ft_dp: the dropped groups rejoin when every failure is detected and the GPUs are replaced.
+  void try_rejoin();
   void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += static_cast<GpuTicks>(dt) * gpus_; }
   /// Wall time from the cycle's origin until `progress` more of healthy compute is done.
   sim::Tick cycle_time_for(sim::Tick progress) const;

@@ -288,3 +288,21 @@ TEST_CASE("bad input: checkpoint storage tiers and restarts in parts", "[unit][b
   CHECK(errors_with({R"(jobs.0.checkpoint.async=true)"}) ==
         "t.json: /jobs/0/checkpoint/async: needs tiers (a host_memory tier first) (got true)\n");
 }
+
+TEST_CASE("bad input: a job's recovery strategy", "[unit][bad_input]") {
+  CHECK(errors_with({R"(jobs.0.recovery={"strategy": "ft_dp"})"}) ==
+        "t.json: /jobs/0/recovery: missing replica_groups (required for strategy \"ft_dp\" without a model)\n");
+  CHECK(errors_with({R"(jobs.0.recovery={"strategy": "ft_dp", "replica_groups": 3})"}) ==
+        "t.json: /jobs/0/recovery/replica_groups: must divide the job's gpus (128) (got 3)\n");
+  CHECK(errors_with({R"(jobs.0.recovery={"strategy": "ft_dp", "replica_groups": 1})"}) ==
+        "t.json: /jobs/0/recovery/replica_groups: must be in [2, 16777216] (got 1)\n");
+  CHECK(errors_with({R"(jobs.0.recovery={"strategy": "ft_dp", "replica_groups": 4, "min_groups": 5})"}) ==
+        "t.json: /jobs/0/recovery/min_groups: must not exceed replica_groups (4) (got 5)\n");
+  CHECK(errors_with({R"(jobs.0.recovery={"stall_s": 10})"}) ==
+        "t.json: /jobs/0/recovery/stall_s: applies only to strategy \"ft_dp\" (got 10)\n");
+  CHECK(errors_with({R"(jobs.0.recovery={"strategy": "ft_dp", "replica_groups": 2})", "jobs.0.min_gpus_frac=0.5"}) ==
+        "t.json: /jobs/0/recovery/strategy: ft_dp does not combine with an elastic job (min_gpus_frac < 1): give "
+        "one (got \"ft_dp\")\n");
+  CHECK(errors_with({R"(jobs.0.recovery={"strategy": "sometimes"})"}) ==
+        "t.json: /jobs/0/recovery/strategy: must be one of \"restart\" or \"ft_dp\" (got \"sometimes\")\n");
+}

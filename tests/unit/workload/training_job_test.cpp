@@ -417,3 +417,134 @@ TEST_CASE("warm standbys: a restart after a failure initialises in the join time
   CHECK(fx.s(JobTime::RESTART) == 30);
   fx.require_conserved();
 }
+
+// Fault-tolerant data parallelism (recovery ft_dp, training_job.hpp): 4 replica groups, stall 5 s, rejoin 5 s.
+namespace {
+void make_ft_dp(Fixture& fx, int groups, int min_groups = 1) {
+  fx.spec.recovery.strategy = workload::RecoveryStrategy::FT_DP;
+  fx.spec.recovery.replica_groups = groups;
+  fx.spec.recovery.dp = fx.spec.gpus;
+  fx.spec.recovery.min_groups = min_groups;
+  fx.spec.recovery.stall_s = 5;
+  fx.spec.recovery.rejoin_s = 5;
+}
+} // namespace
+
+TEST_CASE("ft_dp: a group drop stalls, then the job runs at (N-1)/N and checkpoints further apart",
+          "[unit][training_job]") {
+  Fixture fx;
+  make_ft_dp(fx, 4);
+  fx.start();
+  // Restart 0-50, compute 50-150, checkpoint 150-160; at 200 group 1 fails (never detected here): the
+  // 40 s since the checkpoint are kept; stall 200-205 (detection); then 3 of 4 groups: the 60 s of
+  // progress left take 60 x 4/3 = 80 s (205-285: 60 productive, 20 reduced batch), checkpoint 285-295,
+  // and 295-400 (105 s) makes 105 x 3/4 = 78.75 s of progress, 26.25 s reduced batch.
+  fx.at(200, [&] { fx.job->on_group_failure(1, 0, {1, 1}); });
+  fx.finish_at(400);
+  CHECK(fx.job->groups_out() == 1);
+  CHECK(fx.s(JobTime::DETECTION) == 5);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 278.75);
+  CHECK(fx.s(JobTime::REDUCED_BATCH) == 46.25); // (80 + 105) / 4
+  CHECK(fx.s(JobTime::CHECKPOINT) == 20);
+  CHECK(fx.s(JobTime::REWORK) == 0);
+  CHECK(fx.s(JobTime::DEGRADED) == 0);
+  CHECK(fx.job->checkpoints() == 2);
+  CHECK(fx.job->interruptions() == 0);
+  CHECK(fx.job->group_drops() == 1);
+  fx.require_conserved();
+}
+
+TEST_CASE("ft_dp: the dropped group rejoins once its failure is detected and replaced", "[unit][training_job]") {
+  Fixture fx;
+  make_ft_dp(fx, 4);
+  fx.start();
+  // Drop at 200 (stall 200-205); 205-230 at 3/4: 18.75 s progress, 6.25 s reduced batch; detected and
+  // replaced at 230: rejoin stall 230-235 (restart); the 41.25 s of progress left run 235-276.25,
+  // checkpoint 276.25-286.25, compute 286.25-386.25, checkpoint 386.25-396.25, compute 396.25-400.
+  // A failure of the same group during the drop's stall (at 202) changes nothing but its detection.
+  fx.at(200, [&] { fx.job->on_group_failure(1, 0, {1}); });
+  fx.at(202, [&] { fx.job->on_group_failure(2, 0, {1}); });
+  fx.at(210, [&] { fx.job->on_failure_detected(2); });
+  fx.at(230, [&] { fx.job->on_failure_detected(1); });
+  fx.finish_at(400);
+  CHECK(fx.job->groups_out() == 0);
+  CHECK(fx.s(JobTime::DETECTION) == 5);
+  CHECK(fx.s(JobTime::RESTART) == 55);
+  CHECK(fx.s(JobTime::REDUCED_BATCH) == 6.25);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 303.75); // 100 + 40 + 18.75 + 41.25 + 100 + 3.75
+  CHECK(fx.s(JobTime::CHECKPOINT) == 30);
+  CHECK(fx.s(JobTime::REWORK) == 0);
+  CHECK(fx.job->checkpoints() == 3);
+  CHECK(fx.job->group_drops() == 1);
+  CHECK(fx.job->failures_by_mode()[0] == 2);
+  fx.require_conserved();
+}
+
+TEST_CASE("ft_dp: without a replacement the group stays out until capacity returns", "[unit][training_job]") {
+  Fixture fx;
+  make_ft_dp(fx, 4);
+  fx.start();
+  fx.at(200, [&] {
+    fx.healthy = false;
+    fx.job->on_group_failure(1, 0, {3});
+  });
+  fx.at(230, [&] { fx.job->on_failure_detected(1); }); // no spare: still 3 of 4
+  fx.at(250, [&] {
+    fx.healthy = true;
+    fx.job->on_capacity_changed(); // repaired: rejoin 250-255
+  });
+  fx.finish_at(300);
+  // 205-250 at 3/4: 33.75 s progress, 11.25 s reduced batch; after the rejoin stall (250-255) the rest
+  // of the interval (60 - 33.75 = 26.25 s) runs 255-281.25, checkpoint 281.25-291.25, compute 291.25-300.
+  CHECK(fx.s(JobTime::REDUCED_BATCH) == 11.25);
+  CHECK(fx.s(JobTime::RESTART) == 55);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 100 + 40 + 33.75 + 26.25 + 8.75);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 20);
+  fx.require_conserved();
+}
+
+TEST_CASE("ft_dp: a failure leaving fewer than min_groups groups restarts the whole job", "[unit][training_job]") {
+  Fixture fx;
+  make_ft_dp(fx, 2);
+  fx.start();
+  // Group 0 drops at 200 (stall 200-205); 205-225 at 1/2: 10 s progress, 10 s reduced batch; group 1
+  // fails at 225: an interruption, the 40 + 10 + 10 s since the checkpoint are rework; detection
+  // 225-240, restart 240-290, compute 290-390, checkpoint 390-400.
+  fx.at(200, [&] { fx.job->on_group_failure(1, 0, {0}); });
+  fx.at(225, [&] { fx.job->on_group_failure(2, 0, {1}); });
+  fx.at(240, [&] {
+    fx.job->on_failure_detected(1);
+    fx.job->on_failure_detected(2);
+  });
+  fx.finish_at(400);
+  CHECK(fx.job->groups_out() == 0);
+  CHECK(fx.s(JobTime::REWORK) == 60);
+  CHECK(fx.s(JobTime::REDUCED_BATCH) == 0);
+  CHECK(fx.s(JobTime::DETECTION) == 20);
+  CHECK(fx.s(JobTime::RESTART) == 100);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 200);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 20);
+  CHECK(fx.job->interruptions() == 1);
+  CHECK(fx.job->group_drops() == 1);
+  fx.require_conserved();
+}
+
+TEST_CASE("ft_dp: a failure during a fabric stall drops its group, the drop's stall replacing the rest",
+          "[unit][training_job]") {
+  Fixture fx;
+  make_ft_dp(fx, 4);
+  fx.start();
+  // Fabric stall 200-220 (degraded while it lasts); the drop at 205 ends it: stall 205-210 (detection),
+  // then 3 of 4 groups: the 60 s of progress left take 80 s (210-290), checkpoint 290-300.
+  fx.at(200, [&] { fx.job->stall(sim::to_ticks(20)); });
+  fx.at(205, [&] { fx.job->on_group_failure(1, 0, {2}); });
+  fx.finish_at(300);
+  CHECK(fx.s(JobTime::DEGRADED) == 5);
+  CHECK(fx.s(JobTime::DETECTION) == 5);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 200);
+  CHECK(fx.s(JobTime::REDUCED_BATCH) == 20);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 20);
+  CHECK(fx.job->checkpoints() == 2);
+  CHECK(fx.job->interruptions() == 0);
+  fx.require_conserved();
+}
