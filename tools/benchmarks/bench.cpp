@@ -126,6 +126,22 @@ std::string case_c() {
     "output": {"timeseries_interval_s": 3600, "events": true}})";
 }
 
+/// Case (e): case (a) with its recovery at factory scale (issue 14: at most 2 x case a per replica): a 14 TB
+/// checkpoint written asynchronously to host memory (one peer copy) and an object store, restarts in parts
+/// with warm standbys, and fault-tolerant data parallelism in 91 groups of 1,280 GPUs.
+std::string case_e() {
+  sim::Json doc = sim::Json::parse(case_a());
+  doc["name"] = "bench-e";
+  doc["storage"] = sim::Json::parse(R"({"tiers": [{"name": "mem", "kind": "host_memory", "peer_replicas": 1},
+                                                  {"name": "store", "kind": "object_store"}]})");
+  doc["operations"]["restart_s"] = "auto";
+  doc["operations"]["standby_join_s"] = 5;
+  auto& job = doc["jobs"][0];
+  job["checkpoint"] = sim::Json::parse(R"({"interval_s": 1800, "size_gb": 14000, "tiers": ["mem", "store"], "async": true})");
+  job["recovery"] = sim::Json::parse(R"({"strategy": "ft_dp", "replica_groups": 91})");
+  return doc.dump();
+}
+
 std::vector<Case> cases() {
   return {
       {"a", "1,820 NVL72 racks (131,040 GPUs), 14 days, one job on all 116,480 usable GPUs, Llama-3 failure mix",
@@ -137,6 +153,9 @@ std::vector<Case> cases() {
        "<= 0.2 s per replica", 0.2, 0, false, case_c},
       {"d", "case a with cooling (228 loops, daily supply swing, cooling faults, loop gauges) and a grid event",
        "<= 5 s and <= 2 GiB per replica (and <= 1.25 x case a)", 5.0, 2048, true, case_d},
+      {"e", "case a with asynchronous checkpoints over host memory and an object store, restarts in parts with "
+            "warm standbys, and fault-tolerant data parallelism (91 groups)",
+       "<= 5 s and <= 2 GiB per replica (and <= 2 x case a)", 5.0, 2048, true, case_e},
   };
 }
 
