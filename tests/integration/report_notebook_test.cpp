@@ -558,3 +558,21 @@ TEST_CASE("the sweep notebook executes headless on a fresh sweep (jupyter nbconv
   // The best point has the highest mean goodput_frac of sweep.csv (the notebook ranks from it).
   CHECK(nb.text.find("best goodput_frac of pretrain: point ") != std::string::npos);
 }
+
+TEST_CASE("report splits a restart in parts in the GPU-time waterfall", "[scenario][workflow][report]") {
+  const fs::path dir = test::fresh_test_dir("report-restart-parts");
+  const fs::path run = dir / "run";
+  auto r = run_shell(fmt::format("{} run {} --replicas 2 -j 2 -q --out {} 2>&1", dcsim_binary(),
+                                 shell_quote(source("scenarios/recovery-tiers.json")), shell_quote(run.string())));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  r = run_shell(fmt::format("{} report {} 2>&1", dcsim_binary(), shell_quote(run.string())));
+  REQUIRE(r.exit_code == 0);
+  const std::string html = read_text(run / "report.html");
+  const std::string job = svg_by_id(html, "waterfall-pretrain");
+  for (const char* part : {"restart: reschedule", "restart: init", "restart: load"})
+    CHECK(job.find(part) != std::string::npos);
+  CHECK(job.find(">restart<") == std::string::npos); // replaced by its parts
+  // The cluster has no restart parts: its restart stays one step.
+  CHECK(svg_by_id(html, "waterfall-cluster").find("restart: init") == std::string::npos);
+}

@@ -112,15 +112,42 @@ std::string summary_section(const sim::CsvDocument& summary) {
   return out + "</tbody></table></section>\n";
 }
 
+/// A job's restart split into its parts (restart_s "auto"): summary.csv's restart_<part>_gpu_h means, in
+/// run order, and what is left of the ledger's restart (ft_dp's rejoin stalls); empty when not in parts.
+std::vector<svg::WaterfallStep> restart_parts(const sim::CsvDocument* summary, const std::string& entity,
+                                              double restart_share, double total_per_replica) {
+  std::vector<svg::WaterfallStep> parts;
+  if (!summary || !(total_per_replica > 0)) return parts;
+  const auto job = summary->column("job"), metric = summary->column("metric"), mean = summary->column("mean");
+  if (!job || !metric || !mean) return parts;
+  double sum = 0;
+  for (const char* part : {"reschedule", "init", "load"}) {
+    const std::string name = fmt::format("restart_{}_gpu_h", part);
+    for (const auto& row : summary->rows)
+      if (row[*job] == entity && row[*metric] == name) {
+        const double v = num(row, *mean);
+        if (std::isnan(v)) return {};
+        parts.push_back({fmt::format("restart: {}", part), v / total_per_replica});
+        sum += v / total_per_replica;
+      }
+  }
+  if (parts.size() != 3) return {};
+  if (restart_share - sum > 1e-9) parts.push_back({"restart: rejoin", restart_share - sum});
+  return parts;
+}
+
 std::string waterfall_section(const std::filesystem::path& dir) {
   std::string out =
       "<section id=\"waterfall\"><h2>Where the GPU-time went</h2>\n"
       "<p>From 100% of the GPU-time (a job's allocation; the cluster's GPUs × duration) down to "
-      "productive time, one step per ledger state, mean over replicas (ledger.csv).</p>\n";
+      "productive time, one step per ledger state, mean over replicas (ledger.csv); a restart in parts "
+      "(restart_s \"auto\") is split into them (summary.csv).</p>\n";
   std::string charts;
   std::string note;
   const auto ledger = optional_csv(dir / "ledger.csv", note);
   if (!ledger) return out + note_html(note) + "</section>\n";
+  std::string summary_note; // the restart's parts, when the run has them
+  const auto summary = optional_csv(dir / "summary.csv", summary_note);
   const std::string label = "ledger.csv";
   const auto job = ledger->require_column("job", label), state = ledger->require_column("state", label),
              hours = ledger->require_column("gpu_hours", label);
@@ -141,9 +168,16 @@ std::string waterfall_section(const std::filesystem::path& dir) {
       total += v;
     if (total <= 0) continue;
     std::vector<svg::WaterfallStep> losses;
-    for (const auto& s : states)
-      if (s != "productive") losses.push_back({s, sum[s] / total});
     const double n = static_cast<double>(replicas.size());
+    for (const auto& s : states) {
+      if (s == "productive") continue;
+      const auto parts = s == "restart" ? restart_parts(summary ? &*summary : nullptr, entity, sum[s] / total, total / n)
+                                        : std::vector<svg::WaterfallStep>{};
+      if (parts.empty())
+        losses.push_back({s, sum[s] / total});
+      else
+        losses.insert(losses.end(), parts.begin(), parts.end());
+    }
     charts += svg::waterfall_chart("waterfall-" + html_id(entity),
                                    fmt::format("{}: {:.0f} GPU-hours per replica, {:.2f}% productive", entity,
                                                total / n, sum["productive"] / total * 100),
