@@ -76,7 +76,7 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
     if (!spec.checkpoint.tiers.empty() && scenario_.storage)
       checkpoint_plans_.back() = storage::plan_checkpoint(spec, storage::checkpoint_bytes(spec), *scenario_.storage,
                                                           scenario_.failures.modes, storage::job_racks(layout_, spec.gpus));
-    timing_.push_back(timing_of(spec, rate_per_h));
+    timing_.push_back(timing_of(spec, rate_per_h, checkpoint_plans_.back()));
   }
 }
 
@@ -140,7 +140,8 @@ void World::derive_step_on_fabric(std::size_t j, const std::vector<int>& gpus) {
   fabric_comms_[j] = std::move(comm);
 }
 
-workload::JobTiming World::timing_of(const workload::JobSpec& spec, double rate_per_h) const {
+workload::JobTiming World::timing_of(const workload::JobSpec& spec, double rate_per_h,
+                                     const std::optional<storage::CheckpointPlan>& plan) const {
   workload::JobTiming t;
   t.step = std::max<sim::Tick>(1, sim::to_ticks(spec.step_time_s));
   const ops::OperationsSpec& ops = scenario_.operations;
@@ -149,7 +150,6 @@ workload::JobTiming World::timing_of(const workload::JobSpec& spec, double rate_
   t.planned_downtime = sim::to_ticks(ops.planned_downtime_s);
   double write_s = spec.checkpoint.write_s;
   double drain_s = 0; // asynchronous: from the snapshot's end until the copy is in the last tier
-  const std::optional<storage::CheckpointPlan>& plan = checkpoint_plans_.back();
   if (plan) {
     if (!spec.checkpoint.write_given) write_s = plan->write_s;
     drain_s = plan->durable_s - plan->write_s;

@@ -108,7 +108,10 @@ private:
   void derive_steps_without_fabric();
   std::vector<int> placed_alone(const workload::JobSpec& spec) const; ///< the job's GPUs, alone on the cluster
   void derive_step_on_fabric(std::size_t job, const std::vector<int>& gpus);
-  workload::JobTiming timing_of(const workload::JobSpec& spec, double rate_per_h) const;
+  /// A job's timing: its step, checkpoint interval and write (from its checkpoint plan when it has
+  /// storage tiers), restart and planned stops.
+  workload::JobTiming timing_of(const workload::JobSpec& spec, double rate_per_h,
+                                const std::optional<storage::CheckpointPlan>& plan) const;
 };
 
 } // namespace dcsim

@@ -158,6 +158,13 @@ CheckpointPlan plan_checkpoint(const workload::JobSpec& job, double size_bytes, 
     const bool peers_needed = chain[i]->kind == TierKind::HOST_MEMORY && loss_of(mode) != Loss::NOTHING;
     p.loss_window_s.push_back(async ? (i == 0 ? (peers_needed ? replicate[0] : 0.0) : p.lag_s[i]) : 0.0);
   }
+  // Times must fit the simulation's clock, as every duration of a scenario does.
+  double longest = std::max({p.durable_s, p.load_s.empty() ? 0.0 : *std::max_element(p.load_s.begin(), p.load_s.end())});
+  longest = std::max(longest, restore_from(0, true));
+  if (!(longest <= sim::MAX_DURATION_S))
+    throw PlanProblem("size_gb", fmt::format("makes a checkpoint write or restore last {:.4g} s, beyond dcsim's limit on "
+                                             "durations (10^6 h): check size_gb and the tiers' bandwidths",
+                                             longest));
   // A planned stop may move the job: it restores from the first tier that survives a node's loss.
   failure::FailureModeSpec node_loss;
   node_loss.domain = failure::Domain::HARDWARE;

@@ -306,3 +306,11 @@ TEST_CASE("bad input: a job's recovery strategy", "[unit][bad_input]") {
   CHECK(errors_with({R"(jobs.0.recovery={"strategy": "sometimes"})"}) ==
         "t.json: /jobs/0/recovery/strategy: must be one of \"restart\" or \"ft_dp\" (got \"sometimes\")\n");
 }
+
+TEST_CASE("bad input: a checkpoint too large for its tiers to write within dcsim's limit on durations", "[unit][bad_input]") {
+  // 10^24 bytes through 0.001 Gb/s (1.25 x 10^5 bytes/s): a write of 8 x 10^18 s, far beyond 3.6 x 10^9 s.
+  CHECK(errors_with({R"(storage={"tiers": [{"name": "store", "kind": "object_store", "write_gbps": 0.001, "capacity_gb": 1e16}]})",
+                     R"(jobs.0.checkpoint.tiers=["store"])", "jobs.0.checkpoint.size_gb=1e15"}) ==
+        "t.json: /jobs/0/checkpoint/size_gb: makes a checkpoint write or restore last 8e+18 s, beyond dcsim's limit "
+        "on durations (10^6 h): check size_gb and the tiers' bandwidths (got 1e+15)\n");
+}
