@@ -42,6 +42,11 @@ Replica::~Replica() = default;
 // --- Assembly ---------------------------------------------------------------------------------------
 
 void Replica::build_jobs() {
+  if (world_->storage_network()) { // SimGrid's clock follows this replica's queue
+    world_->platform()->bind(queue_);
+    storage_ = std::make_unique<storage::StorageTraffic>(*world_->storage_network(), *world_->platform(), queue_,
+                                                        world_->checkpoint_plans());
+  }
   for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
     if (s_->jobs[j].kind == workload::JobKind::INFERENCE) {
       workloads_.add(std::make_unique<workload::InferenceService>(s_->jobs[j], static_cast<int>(j), *layout_,
@@ -57,6 +62,11 @@ void Replica::build_jobs() {
     };
     hooks.training_changed = [this, job](bool training) { facility_->on_training_changed(job, training); };
     hooks.stopped = [this, job] { facility_->on_job_stopped(job); };
+    if (storage_ && storage_->active(job)) { // drains and restores played as flows
+      hooks.snapshot = [this, job](bool durable) { return storage_->snapshot(job, durable); };
+      hooks.lost = [this, job](int mode) { return storage_->lost(job, mode); };
+      hooks.load = [this, job](int mode, std::function<void()> done) { storage_->load(job, mode, std::move(done)); };
+    }
     workloads_.add(std::make_unique<workload::TrainingJob>(
         s_->jobs[j], world_->job_timing()[j], modes_ + Facility::extra_causes(*s_), queue_, log_, hooks));
   }
@@ -494,7 +504,10 @@ ledger::ReplicaResult Replica::run() {
   scheduler_.start();
   injector_->start();
   mission_->start();
-  queue_.run_until(end_);
+  if (storage_)
+    world_->platform()->run_until(end_); // checkpoint flows interleave with the queue's events
+  else
+    queue_.run_until(end_);
   if (queue_.stopped()) { // end_when jobs_done: every account closes at the last completion
     end_ = queue_.now();
     result_.duration = end_;
@@ -557,6 +570,16 @@ ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
   constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
   const auto& plan = world_->checkpoint_plan(static_cast<int>(j));
   o.checkpoint_durable_s = plan ? sim::to_seconds(timing.final_write_or_write()) : NaN;
+  if (plan && plan->async && storage_) { // measured: the snapshot, then its drain as flows
+    const storage::StorageTraffic::Measured& m = storage_->measured(static_cast<int>(j));
+    o.checkpoint_durable_s = m.drains > 0 ? sim::to_seconds(timing.write) + m.drain_s_sum / static_cast<double>(m.drains) : NaN;
+    o.checkpoint_durable_max_s = m.drains > 0 ? sim::to_seconds(timing.write) + m.drain_s_max : NaN;
+    o.checkpoint_drains_skipped = m.skipped;
+  }
+  if (plan && storage_) {
+    const storage::StorageTraffic::Measured& m = storage_->measured(static_cast<int>(j));
+    o.restart_load_s = m.loads > 0 ? m.load_s_sum / static_cast<double>(m.loads) : NaN;
+  }
   o.checkpoint_size_gb = plan ? plan->size_bytes / storage::BYTES_PER_GB : NaN;
   for (int k = 0; k < workload::RESTART_PARTS; ++k)
     o.restart_part_gpu_h[static_cast<std::size_t>(k)] =

@@ -36,6 +36,7 @@
 #include "models/ops/mission_control.hpp"
 #include "models/sched/allocator.hpp"
 #include "models/sched/scheduler.hpp"
+#include "models/storage/storage_traffic.hpp"
 #include "models/workload/inference_service.hpp"
 #include "models/workload/job_pace.hpp"
 #include "models/workload/training_job.hpp"
@@ -94,6 +95,7 @@ private:
   std::unique_ptr<failure::FailureInjector> injector_;
   ledger::ReplicaResult result_;
   std::unique_ptr<Facility> facility_;
+  std::unique_ptr<storage::StorageTraffic> storage_; ///< checkpoint flows (jobs with storage tiers)
   ledger::GaugeSampler gauges_;
   sim::Tick sample_every_ = 0, progress_every_ = 1;
   bool services_recount_due_ = false; ///< a service's GPU changed health: it recounts once, at this date

@@ -43,6 +43,13 @@ std::uint64_t placement_key(const fabric::ClosPlan& plan, const std::vector<int>
 } // namespace
 
 World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.hardware, scenario_.cluster) {
+  // Checkpoint plans first: the storage network joins the platform before it is sealed.
+  for (const auto& spec : scenario_.jobs) {
+    checkpoint_plans_.emplace_back();
+    if (spec.kind != workload::JobKind::INFERENCE && !spec.checkpoint.tiers.empty() && scenario_.storage)
+      checkpoint_plans_.back() = storage::plan_checkpoint(spec, storage::checkpoint_bytes(spec), *scenario_.storage,
+                                                          scenario_.failures.modes, storage::job_racks(layout_, spec.gpus));
+  }
   build_fabric_and_cost();
   // The failure domains as questions are asked of them (units, expected rates); replicas build their own.
   const auto domains = failure::make_failure_domains(scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr,
@@ -58,7 +65,6 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
     auto& spec = scenario_.jobs[j];
     if (spec.kind == workload::JobKind::INFERENCE) { // not checkpointed: a placeholder keeps indices aligned
       job_rate_per_h_.push_back(0);
-      checkpoint_plans_.emplace_back();
       timing_.push_back(workload::JobTiming{.step = 1, .interval = 1});
       continue;
     }
@@ -72,20 +78,26 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
                              sim::MAX_DURATION_H);
     const double rate_per_h = failure::job_failure_rate_per_h(scenario_.failures.modes, layout_, domains, gpus);
     job_rate_per_h_.push_back(rate_per_h);
-    checkpoint_plans_.emplace_back();
-    if (!spec.checkpoint.tiers.empty() && scenario_.storage)
-      checkpoint_plans_.back() = storage::plan_checkpoint(spec, storage::checkpoint_bytes(spec), *scenario_.storage,
-                                                          scenario_.failures.modes, storage::job_racks(layout_, spec.gpus));
-    timing_.push_back(timing_of(spec, rate_per_h, checkpoint_plans_.back()));
+    timing_.push_back(timing_of(spec, rate_per_h, checkpoint_plans_[j]));
   }
 }
 
 void World::build_fabric_and_cost() {
-  if (scenario_.fabric) { // SimGrid prices the fabric's flows, and nothing else: no fabric, no platform
+  // SimGrid plays the fabric's flows and the storage's: with neither, no platform.
+  const bool storage = std::any_of(checkpoint_plans_.begin(), checkpoint_plans_.end(), [](const auto& p) { return p.has_value(); });
+  auto add_storage = [this](sim::Platform& platform) {
+    storage_ = std::make_unique<storage::StorageNetwork>(platform, checkpoint_plans_);
+  };
+  if (scenario_.fabric) {
     plan_ = std::make_unique<fabric::ClosPlan>(*scenario_.fabric, layout_);
     if (!plan_->ok()) throw std::logic_error("World: fabric design has problems (the scenario checks should have said so)");
     graph_ = std::make_unique<fabric::ClosGraph>(*plan_);
-    fabric_ = std::make_unique<fabric::FabricPlatform>(*graph_, scenario_.name);
+    fabric_ = std::make_unique<fabric::FabricPlatform>(*graph_, scenario_.name,
+                                                       storage ? std::function<void(sim::Platform&)>(add_storage) : nullptr);
+  } else if (storage) {
+    own_platform_ = std::make_unique<sim::Platform>(scenario_.name);
+    add_storage(*own_platform_);
+    own_platform_->seal();
   }
   if (scenario_.cost) { // the bill counts the fabric as `dcsim topology` does (ClosGraph::counts)
     const std::optional<fabric::FabricSizing> counts =

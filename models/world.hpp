@@ -35,6 +35,7 @@
 #include "models/ledger/replica_result.hpp"
 #include "models/scenario.hpp"
 #include "models/storage/checkpoint_plan.hpp"
+#include "models/storage/storage_network.hpp"
 #include "models/workload/step_model.hpp"
 #include "models/workload/training_job.hpp"
 
@@ -81,6 +82,11 @@ public:
   /// The fabric, to fail and restore its elements (a replica's, in its own process).
   fabric::FabricPlatform& fabric_platform() { return *fabric_; }
 
+  /// The storage network (jobs with checkpoint tiers; nullptr without) and the platform it is in.
+  const storage::StorageNetwork* storage_network() const { return storage_.get(); }
+  sim::Platform* platform() { return fabric_ ? &fabric_->platform() : own_platform_.get(); }
+  const std::vector<std::optional<storage::CheckpointPlan>>& checkpoint_plans() const { return checkpoint_plans_; }
+
   /// The design's prices and priced bill (models/cost/run_cost.hpp); nullptr without a /cost block.
   const cost::CostModel* cost() const { return cost_.get(); }
 
@@ -93,6 +99,8 @@ private:
   std::unique_ptr<fabric::ClosPlan> plan_;
   std::unique_ptr<fabric::ClosGraph> graph_;
   std::unique_ptr<fabric::FabricPlatform> fabric_;
+  std::unique_ptr<sim::Platform> own_platform_; ///< the storage network's, without a fabric
+  std::unique_ptr<storage::StorageNetwork> storage_;
   std::vector<int> mode_units_;           ///< population of each failure mode
   std::vector<double> healthy_step_s_;    ///< per job
   std::vector<std::optional<workload::StepBreakdown>> healthy_steps_;          ///< per job: model jobs

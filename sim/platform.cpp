@@ -32,13 +32,29 @@ public:
   std::vector<simgrid::kernel::resource::StandardLinkImpl*> link_impls;
   std::vector<int> host_of_netpoint; // NetPoint::id() -> host index (-1: not a host)
   Platform::RouteFn route;
+  struct Section {
+    int first = 0, end = 0;
+    Platform::RouteFn route;
+  };
+  std::vector<Section> sections;
+
+  /// The router of the section holding both hosts (the whole platform's when they are in none).
+  const Platform::RouteFn& router(int src, int dst) const {
+    for (const Section& s : sections) {
+      const bool a = src >= s.first && src < s.end, b = dst >= s.first && dst < s.end;
+      if (a && b) return s.route;
+      if (a || b) throw std::logic_error("IndexedZone: a route between two sections of the platform");
+    }
+    if (!route) throw std::logic_error("IndexedZone: no router installed");
+    return route;
+  }
 
 protected:
   void get_local_route(const kr::NetPoint* src, const kr::NetPoint* dst, kr::Route* into, double* latency) override {
-    if (!route) throw std::logic_error("IndexedZone: no router installed");
     scratch_.clear();
     double lat = 0.0;
-    route(host_of_netpoint.at(src->id()), host_of_netpoint.at(dst->id()), scratch_, lat);
+    const int a = host_of_netpoint.at(src->id()), b = host_of_netpoint.at(dst->id());
+    router(a, b)(a, b, scratch_, lat);
     for (int l : scratch_) {
       into->link_list_.push_back(link_impls.at(static_cast<std::size_t>(l)));
       lat += links[static_cast<std::size_t>(l)]->get_latency(); // a zone reports its links' latencies itself
@@ -74,6 +90,7 @@ Platform::Platform(const std::string& zone_name) : transfers_(std::make_unique<T
   sg4::Engine::set_config("network/crosstraffic:0");
   zone_ = new IndexedZone(zone_name); // the first zone created becomes the root
   sg4::Activity::on_completion_cb([this](const sg4::Activity& activity) {
+    if (isolated_) return; // rates_isolated's process: transfers' completions do not reach the queue
     auto it = transfers_->live.find(&activity);
     if (it == transfers_->live.end()) return;
     auto done = std::move(it->second.second);
@@ -112,6 +129,10 @@ Platform::DuplexLink Platform::add_duplex_link(const std::string& name, double b
 }
 
 void Platform::set_router(RouteFn route) { zone_->route = std::move(route); }
+
+void Platform::add_section_router(int first_host, int end_host, RouteFn route) {
+  zone_->sections.push_back({first_host, end_host, std::move(route)});
+}
 
 void Platform::seal() {
   zone_->seal();
@@ -233,7 +254,7 @@ void Platform::transfer(int src_host, int dst_host, double bytes, std::function<
   sync();
   std::vector<int> route;
   double latency_s = 0;
-  zone_->route(src_host, dst_host, route, latency_s);
+  zone_->router(src_host, dst_host)(src_host, dst_host, route, latency_s);
   if (std::any_of(route.begin(), route.end(), [this](int l) { return !link_on(l); })) {
     // SimGrid fails such a communication at its start without reporting it: fail it here, at once.
     queue_->after(0, [done = std::move(done)] {
@@ -250,9 +271,9 @@ void Platform::transfer(int src_host, int dst_host, double bytes, std::function<
 }
 
 std::vector<double> Platform::rates_isolated(const std::vector<Flow>& flows, double settle_s, double window_s) {
-  if (in_flight_ > 0) throw std::logic_error("Platform::rates_isolated: transfers are in flight");
   if (isolated_) throw std::logic_error("Platform::rates_isolated: once per process");
   isolated_ = true;
+  disarm(); // a replica's timer must not fire the queue's events in this discarded process
   auto* engine = sg4::Engine::get_instance();
   const double start = sg4::Engine::get_clock();
   // Left in flight and alive on purpose: destroying a communication in flight makes SimGrid complain,

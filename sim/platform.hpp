@@ -15,8 +15,8 @@
 //   flows, its speed unused) and their failures do not reach SimGrid (probes ask about the network, not
 //   the GPUs). Without a fabric no platform is built at all.
 //   transfer() and the clock binding (bind, run_until, sync) play flows to completion interleaved with
-//   the event queue; they are tested, but no shipped output uses them today: replicas run their event
-//   queue alone.
+//   the event queue, in a replica's own clock: checkpoint drains and restores over storage
+//   (models/storage/storage_traffic.hpp), whose durations, contention and failures reach the outputs.
 //
 // The platform is a single custom zone (`IndexedZone`) holding every host and link. Routes are computed
 // on demand by a function the models provide, from dense host indices: no route tables, no per-rack
@@ -77,6 +77,9 @@ public:
   int add_host(const std::string& name);
   DuplexLink add_duplex_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s);
   void set_router(RouteFn route);
+  /// Routes between hosts of [first_host, end_host) with `route` instead (a section of the platform,
+  /// e.g. a storage network beside the fabric); a route between two sections is an error.
+  void add_section_router(int first_host, int end_host, RouteFn route);
   void seal();
 
   int host_count() const;
@@ -116,7 +119,8 @@ public:
   /// and `settle_s + window_s` after the start; flows must be large enough not to end before that.
   /// SimGrid's clock moves and cannot come back: call this only in a process that is discarded
   /// afterwards (sim::run_in_child), never in one that goes on simulating. The event queue is neither
-  /// read nor advanced.
+  /// read nor advanced; transfers in flight (started by transfer()) go on sharing links with the flows,
+  /// but their completions are ignored in this process.
   std::vector<double> rates_isolated(const std::vector<Flow>& flows, double settle_s, double window_s);
 
   /// SimGrid's current date in ticks.

@@ -12,7 +12,8 @@ std::size_t at(std::int64_t i) { return static_cast<std::size_t>(i); }
 constexpr double REL_EPS = 1e-12;
 } // namespace
 
-FabricPlatform::FabricPlatform(const ClosGraph& graph, const std::string& name)
+FabricPlatform::FabricPlatform(const ClosGraph& graph, const std::string& name,
+                               const std::function<void(sim::Platform&)>& before_seal)
     : graph_(&graph), plan_(&graph.plan()), platform_(std::make_unique<sim::Platform>(name)), state_(graph.plan()) {
   const ClosPlan& plan = *plan_;
   const FabricSpec& spec = plan.spec();
@@ -54,11 +55,12 @@ FabricPlatform::FabricPlatform(const ClosGraph& graph, const std::string& name)
   }
   links_created_ = N;
   add_links(leaf_up, pod_up);
-  platform_->set_router([this](int a, int b, std::vector<int>& links, double& latency_s) {
+  platform_->add_section_router(0, N, [this](int a, int b, std::vector<int>& links, double& latency_s) {
     if (!route(a, b, links, latency_s))
       throw std::logic_error(fmt::format("FabricPlatform: no fabric route between {} and {} (one NVLink domain)",
                                          plan_->layout().gpu_name(a), plan_->layout().gpu_name(b)));
   });
+  if (before_seal) before_seal(*platform_);
   platform_->seal();
 }
 

@@ -48,6 +48,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,7 +59,9 @@ class FabricPlatform {
 public:
   /// Creates the process's SimGrid platform (named `name`): one host per GPU, one access link per GPU,
   /// the leaf (and pod) bundles, and the router; then seals it. The graph must outlive this object.
-  FabricPlatform(const ClosGraph& graph, const std::string& name);
+  /// `before_seal` may add other sections to the platform (hosts after the GPUs', their own router).
+  FabricPlatform(const ClosGraph& graph, const std::string& name,
+                 const std::function<void(sim::Platform&)>& before_seal = {});
   ~FabricPlatform();
 
   const ClosGraph& graph() const { return *graph_; }

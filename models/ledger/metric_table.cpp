@@ -166,12 +166,19 @@ std::vector<MetricDef> job_metrics() {
        "Time one checkpoint blocks training: write_s, or from the storage tiers (asynchronous: the snapshot only)",
        {}},
       {"checkpoint_durable_s", "s", S::JOB, B::LOWER,
-       "From a checkpoint's start until its copy is in the last storage tier (undefined without tiers)", {}},
+       "From a checkpoint's start until its copy is in the last storage tier (undefined without tiers); "
+       "asynchronous: the mean over the drains played as flows", {}},
+      {"checkpoint_durable_max_s", "s", S::JOB, B::LOWER,
+       "Asynchronous checkpoints: the longest time until a copy was in the last tier (flows; undefined "
+       "otherwise)", {}},
       {"checkpoint_size_gb", "GB", S::JOB, B::NONE,
        "Size of one checkpoint: size_gb, or the model's parameters x 14 bytes (undefined without tiers)", {}},
       {"checkpoint_fallbacks", "count", S::JOB, B::LOWER,
        "Failures that struck before the last checkpoint reached a tier surviving them: the job fell back to "
        "the one before", {}},
+      {"checkpoint_drains_skipped", "count", S::JOB, B::LOWER,
+       "Asynchronous snapshots never drained: a newer one replaced them while the previous drain was in "
+       "flight (storage too slow for the interval)", {}},
       {"restart_reschedule_gpu_h", "GPU-h", S::JOB, B::LOWER,
        "Restart time spent rescheduling (requeue, host selection, spare swap-in, health checks), with "
        "restart_s \"auto\" (undefined otherwise)", {}},
@@ -179,6 +186,9 @@ std::vector<MetricDef> job_metrics() {
        "Restart time spent initialising (processes, communicators), with restart_s \"auto\"", {}},
       {"restart_load_gpu_h", "GPU-h", S::JOB, B::LOWER,
        "Restart time spent loading the checkpoint from its nearest surviving tier, with restart_s \"auto\"", {}},
+      {"restart_load_s", "s", S::JOB, B::LOWER,
+       "Mean time a restart spent reading the checkpoint back, played as flows over storage (restart_s "
+       "\"auto\"; undefined when no load ran)", {}},
       {"queue_h", "h", S::JOB, B::LOWER, "Time the job was queued without GPUs", {}, true},
       {"completion_h", "h", S::JOB, B::LOWER,
        "When a job with work_h finished, from the start of the run (undefined when not done)", {}, true},

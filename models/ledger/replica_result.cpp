@@ -55,10 +55,13 @@ Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
       {"checkpoint_write_s", job.checkpoint_write_s},
       {"checkpoint_durable_s", job.checkpoint_durable_s},
       {"checkpoint_size_gb", job.checkpoint_size_gb},
+      {"checkpoint_durable_max_s", job.checkpoint_durable_max_s},
       {"checkpoint_fallbacks", static_cast<double>(job.checkpoint_fallbacks)},
+      {"checkpoint_drains_skipped", static_cast<double>(job.checkpoint_drains_skipped)},
       {"restart_reschedule_gpu_h", job.restart_part_gpu_h[static_cast<std::size_t>(workload::RestartPart::RESCHEDULE)]},
       {"restart_init_gpu_h", job.restart_part_gpu_h[static_cast<std::size_t>(workload::RestartPart::INIT)]},
       {"restart_load_gpu_h", job.restart_part_gpu_h[static_cast<std::size_t>(workload::RestartPart::LOAD)]},
+      {"restart_load_s", job.restart_load_s},
       {"queue_h", sim::to_hours(job.queued)},
       {"completion_h", job.completed_at >= 0 ? sim::to_hours(job.completed_at) : NaN},
       {"deadline_met_frac", !(job.deadline_h > 0)       ? NaN
@@ -173,7 +176,7 @@ void visit_fields(IO& io, J& j) {
   io(j.interruptions_by_mode), io(j.step_time_s), io(j.checkpoint_interval_s), io(j.model_flops_per_step);
   io(j.tokens_per_step), io(j.expected_mtbf_h), io(j.peak_flops_per_gpu), io(j.energy_j);
   io(j.checkpoint_write_s), io(j.checkpoint_durable_s), io(j.checkpoint_size_gb), io(j.checkpoint_fallbacks);
-  io(j.restart_part_gpu_h);
+  io(j.restart_part_gpu_h), io(j.checkpoint_durable_max_s), io(j.checkpoint_drains_skipped), io(j.restart_load_s);
 }
 template <class IO, class M>
   requires std::same_as<std::remove_const_t<M>, ModeOutcome>
@@ -211,7 +214,7 @@ void visit_fields(IO& io, R& r) {
 // tests/unit/ledger/metric_table_test.cpp is the other guard. Sizes on 64-bit targets (x86-64, arm64).
 constexpr bool LP64 = sizeof(void*) == 8;
 static_assert(!LP64 || sizeof(ReplicaResult) == 280, "ReplicaResult changed: update visit_fields, then this size");
-static_assert(!LP64 || sizeof(JobOutcome) == 352, "JobOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(JobOutcome) == 376, "JobOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ServiceOutcome) == 88, "ServiceOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ModeOutcome) == 56, "ModeOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(Sample) == 32, "Sample changed: update visit_fields, then this size");

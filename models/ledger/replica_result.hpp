@@ -35,6 +35,7 @@
 #include "sim/units.hpp"
 
 #include <array>
+#include <limits>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -72,6 +73,10 @@ struct JobOutcome {
   double checkpoint_size_gb = 0;
   std::uint64_t checkpoint_fallbacks = 0;
   std::array<double, workload::RESTART_PARTS> restart_part_gpu_h{}; ///< GPU-hours of restart in each part
+  // Measured over storage flows (NaN: none played).
+  double checkpoint_durable_max_s = std::numeric_limits<double>::quiet_NaN();
+  std::uint64_t checkpoint_drains_skipped = 0;
+  double restart_load_s = std::numeric_limits<double>::quiet_NaN(); ///< mean load of a restart
 };
 
 struct ModeOutcome {

@@ -120,6 +120,12 @@ CheckpointPlan plan_checkpoint(const workload::JobSpec& job, double size_bytes, 
   }
   CheckpointPlan p;
   p.size_bytes = size_bytes;
+  for (const TierSpec* t : chain)
+    p.chain.push_back(*t);
+  p.async = async;
+  p.gpus = gpus;
+  p.racks = racks;
+  p.uplink_gbps = storage.rack_uplink_gbps;
   std::vector<double> replicate(chain.size(), 0.0); // host_memory's copy to its peers, after its own hop
   for (std::size_t i = 0; i < chain.size(); ++i) {
     const TierSpec& t = *chain[i];
@@ -156,6 +162,8 @@ CheckpointPlan plan_checkpoint(const workload::JobSpec& job, double size_bytes, 
     // The copy must have reached the tier (and its peers) to count; a host_memory copy without peers
     // survives only failures that lose nothing, for which the snapshot itself is enough.
     const bool peers_needed = chain[i]->kind == TierKind::HOST_MEMORY && loss_of(mode) != Loss::NOTHING;
+    p.need_stages.push_back(i == 0 && !peers_needed ? 0 : static_cast<int>(i) + 1);
+    p.node_lost.push_back(loss_of(mode) != Loss::NOTHING);
     p.loss_window_s.push_back(async ? (i == 0 ? (peers_needed ? replicate[0] : 0.0) : p.lag_s[i]) : 0.0);
   }
   // Times must fit the simulation's clock, as every duration of a scenario does.
@@ -173,6 +181,7 @@ CheckpointPlan plan_checkpoint(const workload::JobSpec& job, double size_bytes, 
   while (planned + 1 < chain.size() && !copy_survives(*chain[planned], node_loss))
     ++planned;
   p.load_planned_s = restore_from(planned, true);
+  p.planned_tier = static_cast<int>(planned);
   return p;
 }
 

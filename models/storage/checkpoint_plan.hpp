@@ -66,6 +66,16 @@ struct CheckpointPlan {
   std::vector<double> load_s;        ///< per failure mode: reading the checkpoint back
   std::vector<double> loss_window_s; ///< per failure mode: a checkpoint younger than this is lost
   double load_planned_s = 0;         ///< after a planned stop or a move: from the first tier surviving a node's loss
+  // What storage flows need (storage/storage_network.hpp).
+  std::vector<TierSpec> chain; ///< the tiers of checkpoint.tiers, in order
+  bool async = false;
+  int gpus = 0, racks = 0;
+  double uplink_gbps = 0;
+  /// Per failure mode: drain stages the newest checkpoint must have completed for a copy to survive it
+  /// (stage 0 copies the snapshot to host memory peers, stage i ≥ 1 into chain tier i; 0: the snapshot).
+  std::vector<int> need_stages;
+  std::vector<bool> node_lost;  ///< per failure mode: it loses a node's memory (a restore from peers)
+  int planned_tier = 0;         ///< the chain position a load after a planned stop or a move reads
 };
 
 /// A plan that cannot work: `key` is the job's checkpoint key at fault ("tiers", "async", "interval_s").

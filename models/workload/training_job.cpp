@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -81,7 +82,7 @@ void TrainingJob::lose_pending() {
   pending_productive_ = pending_degraded_ = pending_checkpoint_ = pending_reduced_ = 0;
 }
 
-void TrainingJob::commit_checkpoint(sim::Tick at) {
+void TrainingJob::commit_checkpoint(sim::Tick at, bool durable) {
   last_commit_at_ = at;
   last_segment_ = {static_cast<GpuTicks>(pending_productive_) * gpus_, static_cast<GpuTicks>(pending_degraded_) * gpus_,
                    static_cast<GpuTicks>(pending_checkpoint_) * gpus_, static_cast<GpuTicks>(pending_reduced_) * gpus_};
@@ -89,6 +90,12 @@ void TrainingJob::commit_checkpoint(sim::Tick at) {
   ++checkpoints_;
   static const sim::Name checkpoint("checkpoint");
   event(checkpoint, {}, at);
+  if (flows()) {
+    at_risk_.push_back(last_segment_);
+    const auto keep = static_cast<std::size_t>(std::max(0, hooks_.snapshot(durable)));
+    while (at_risk_.size() > keep)
+      at_risk_.pop_front();
+  }
 }
 
 void TrainingJob::close_cycle(sim::Tick now) {
@@ -118,7 +125,7 @@ void TrainingJob::close_cycle(sim::Tick now) {
     t += left;
     commit_checkpoint(t);
     remaining_ = timing_.interval;
-    if (first) {
+    if (first && !flows()) { // with storage flows every commit is an event of its own (arm_snapshot)
       first = false;
       // Every further cycle is identical: skip the whole ones arithmetically.
       const sim::Tick period = wall_of(timing_.interval) + write;
@@ -181,6 +188,7 @@ void TrainingJob::transition(State next) {
   queue_->cancel(timer_);
   queue_->cancel(stop_timer_);
   queue_->cancel(completion_timer_);
+  queue_->cancel(snapshot_timer_);
   const bool was_training = training();
   state_ = next;
   if (hooks_.training_changed && was_training != training()) hooks_.training_changed(training());
@@ -273,7 +281,20 @@ void TrainingJob::start_restart(sim::Tick extra) {
   restart_ends_[0] = extra + (timing_.restart_parts ? timing_.reschedule : timing_.restart);
   restart_ends_[1] = restart_ends_[0] + (timing_.restart_parts ? init : 0);
   restart_ends_[2] = restart_ends_[1] + load;
-  timer_ = queue_->after(restart_ends_[2], [this] { begin_cycle(); });
+  if (!flows() || !timing_.restart_parts || load == 0) {
+    timer_ = queue_->after(restart_ends_[2], [this] { begin_cycle(); });
+    return;
+  }
+  // The load is a flow: it lasts until the storage says the checkpoint is read back.
+  restart_ends_[2] = std::numeric_limits<sim::Tick>::max() / 4;
+  const std::uint64_t serial = ++restart_serial_;
+  timer_ = queue_->after(restart_ends_[1], [this, serial] {
+    hooks_.load(load_mode_, [this, serial] {
+      if (state_ != State::RESTART || serial != restart_serial_) return; // interrupted meanwhile
+      restart_ends_[2] = queue_->now() - restart_began_;
+      begin_cycle();
+    });
+  });
 }
 
 void TrainingJob::account_restart(sim::Tick from, sim::Tick to) {
@@ -292,23 +313,38 @@ void TrainingJob::need_load(int mode, bool first) {
   after_failure_ = true;
   if (m >= timing_.load.size()) return;
   // The restart reads from the nearest tier that survived every failure since the job last trained.
+  if (first || timing_.load[m] > next_load_) load_mode_ = mode;
   next_load_ = first ? timing_.load[m] : std::max(next_load_, timing_.load[m]);
 }
 
 void TrainingJob::fall_back(int mode) {
+  // A lost checkpoint's segment becomes rework (GPU-time is kept), and it is no recovery point.
+  auto to_rework = [this](const std::array<GpuTicks, 4>& segment) {
+    const std::array<JobTime, 4> states{JobTime::PRODUCTIVE, JobTime::DEGRADED, JobTime::CHECKPOINT,
+                                        JobTime::REDUCED_BATCH};
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      time_[static_cast<std::size_t>(states[k])] -= segment[k];
+      time_[static_cast<std::size_t>(JobTime::REWORK)] += segment[k];
+    }
+    if (checkpoints_ > 0) --checkpoints_;
+    ++checkpoint_fallbacks_;
+  };
+  if (flows()) { // the storage says how many of the newest checkpoints the failure lost
+    const auto lost = std::min(at_risk_.size(), static_cast<std::size_t>(std::max(0, hooks_.lost(mode))));
+    for (std::size_t i = 0; i < lost; ++i) {
+      to_rework(at_risk_.back());
+      at_risk_.pop_back();
+    }
+    at_risk_.clear(); // the job restores from the newest copy left: the older segments are safe
+    if (lost > 0 && log_->enabled())
+      event("checkpoint_lost", fmt::format("{} checkpoint(s), {}", lost, hooks_.cause_name(mode)));
+    return;
+  }
   const auto m = static_cast<std::size_t>(mode);
   if (last_commit_at_ < 0 || m >= timing_.loss_window.size() ||
       queue_->now() - last_commit_at_ >= timing_.loss_window[m])
     return;
-  // The segment before the last checkpoint is lost with it: its time becomes rework (GPU-time is kept).
-  const std::array<JobTime, 4> states{JobTime::PRODUCTIVE, JobTime::DEGRADED, JobTime::CHECKPOINT,
-                                      JobTime::REDUCED_BATCH};
-  for (std::size_t k = 0; k < states.size(); ++k) {
-    time_[static_cast<std::size_t>(states[k])] -= last_segment_[k];
-    time_[static_cast<std::size_t>(JobTime::REWORK)] += last_segment_[k];
-  }
-  if (checkpoints_ > 0) --checkpoints_; // the lost one is not a recovery point
-  ++checkpoint_fallbacks_;
+  to_rework(last_segment_); // the segment before the last checkpoint is lost with it
   last_commit_at_ = -1;
   if (log_->enabled()) event("checkpoint_lost", hooks_.cause_name(mode));
 }
@@ -321,11 +357,13 @@ void TrainingJob::begin_cycle() {
   const bool restarted = state_ == State::RESTART;
   transition(State::CYCLE);
   next_load_ = timing_.load_planned; // a later stop that is not a failure reads the durable copy back
+  load_mode_ = -1;
   after_failure_ = false;
   origin_ = queue_->now();
   if (restarted) event("running");
   arm_stop();
   arm_completion();
+  arm_snapshot();
 }
 
 void TrainingJob::planned_tick() {
@@ -348,7 +386,7 @@ void TrainingJob::take_planned_stop() {
   transition(State::FINAL_WRITE);
   timer_ = queue_->after(timing_.final_write_or_write() - pending_checkpoint_, [this] {
     close_current();
-    commit_checkpoint(queue_->now());
+    commit_checkpoint(queue_->now(), true);
     last_commit_at_ = -1; // a planned stop's copy is in the last tier
     remaining_ = timing_.interval;
     begin_maintenance();
@@ -367,6 +405,19 @@ void TrainingJob::arm_stop() {
     stop_timer_ = {};
     close_current(); // commits the checkpoint completing now
     serve_stops(true);
+  });
+}
+
+void TrainingJob::arm_snapshot() {
+  queue_->cancel(snapshot_timer_);
+  if (!flows() || state_ != State::CYCLE) return;
+  close_current();
+  const sim::Tick done = remaining_ > 0 ? origin_ + wall_of(remaining_) + timing_.write
+                                        : origin_ + timing_.write - pending_checkpoint_;
+  snapshot_timer_ = queue_->at(done, [this] {
+    snapshot_timer_ = {};
+    close_current(); // commits the checkpoint completing now (and calls the snapshot hook)
+    arm_snapshot();
   });
 }
 
@@ -564,6 +615,7 @@ void TrainingJob::end_reform() {
   }
   arm_stop();
   arm_completion();
+  arm_snapshot();
   try_rejoin(); // everything may have been detected and replaced during the stall
 }
 
@@ -584,6 +636,7 @@ void TrainingJob::set_slowdown(double slowdown) {
   slowdown_ = slowdown;
   arm_stop(); // the next checkpoint moved
   arm_completion();
+  arm_snapshot();
 }
 
 void TrainingJob::stall(sim::Tick duration) {
@@ -606,6 +659,7 @@ void TrainingJob::stall(sim::Tick duration) {
     } else {
       arm_stop();
       arm_completion();
+      arm_snapshot();
     }
   });
 }

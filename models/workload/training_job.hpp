@@ -42,6 +42,10 @@
 // mode m only loss_window[m] later: a failure of mode m sooner than that falls back to the checkpoint
 // before, and the last committed segment (its productive, degraded and checkpoint time) moves to rework
 // (fall_back; the drain of one checkpoint ends before the next snapshot, so one segment at most).
+// With storage flows (the hooks snapshot, lost, load: storage/storage_traffic.hpp) the drains and loads are
+// played instead: the cycle arms a timer at each checkpoint's commit (an event per checkpoint, not per
+// failure), the job keeps the segments of the checkpoints not yet durable everywhere, a failure moves
+// those the hook says it lost to rework (any number), and the load part lasts until the hook's flow ends.
 // A restart in parts (restart_parts) runs reschedule (+ the `extra` of the recover hook), init, then the
 // load of the checkpoint from the tier the failures since the job last trained left (load[m], the largest
 // of them; load_planned after a planned stop or a move; nothing at the first launch); restart_part_time()
@@ -75,6 +79,7 @@
 #include "sim/event_queue.hpp"
 
 #include <array>
+#include <deque>
 #include <cstdint>
 #include <functional>
 #include <set>
@@ -127,6 +132,17 @@ public:
     std::function<std::string(int mode)> cause_name; ///< name of a failure mode, for events
     std::function<void(bool training)> training_changed; ///< optional: training() flipped
     std::function<void()> stopped;                   ///< optional: a planned stop began (work saved)
+    // Checkpoints played as flows over storage (optional, all three or none: storage/storage_traffic.hpp).
+    /// A checkpoint was committed now: an asynchronous one's drain may begin (`durable`: it was written
+    /// through every tier, a planned stop's). Returns how many of the newest checkpoints (this one
+    /// included) are not yet durable in every tier: the job keeps their segments, to move them to rework
+    /// if a failure loses them.
+    std::function<int(bool durable)> snapshot;
+    /// A failure of `mode` strikes the job: how many of the newest checkpoints have no copy it leaves.
+    std::function<int(int mode)> lost;
+    /// The restart's load part: read the checkpoint back (after failures, `mode` the one that left the
+    /// farthest tier; -1 after a planned stop or a move), then call `done`.
+    std::function<void(int mode, std::function<void()> done)> load;
   };
 
   TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::EventQueue& queue, sim::EventLog& log,
@@ -268,6 +284,11 @@ private:
   // be draining (last_commit_at_ < 0: nothing at risk).
   sim::Tick last_commit_at_ = -1;
   std::array<GpuTicks, 4> last_segment_{}; ///< productive, degraded, checkpoint, reduced batch
+  /// With storage flows: the segments of the newest checkpoints not yet durable everywhere, oldest first.
+  std::deque<std::array<GpuTicks, 4>> at_risk_;
+  sim::EventQueue::EventId snapshot_timer_;
+  int load_mode_ = -1;                ///< storage flows: the mode whose load the next restart needs
+  std::uint64_t restart_serial_ = 0;  ///< a load's completion belongs to this restart
   // The restart in progress and the load the next one needs.
   sim::Tick next_load_ = 0;
   bool after_failure_ = false; ///< the next restart follows a failure (warm standbys join)
@@ -281,7 +302,8 @@ private:
   void close_current();
   void close_cycle(sim::Tick now);
   void run_phase(sim::Tick wall, sim::Tick& left);
-  void commit_checkpoint(sim::Tick at);
+  /// `durable`: written through every tier (a planned stop's final write), nothing left to drain.
+  void commit_checkpoint(sim::Tick at, bool durable = false);
   /// The last checkpoint did not survive failure mode `mode`: its segment becomes rework.
   void fall_back(int mode);
   /// A failure of `mode` struck: the next restart loads from the tier that survives it (`first`: the
@@ -296,6 +318,9 @@ private:
   /// Runs the pending stop requests in a zero-delay event (the job no longer trains).
   void serve_requests_later();
   void arm_stop();
+  /// Storage flows: a timer at the next checkpoint's commit, which calls the snapshot hook.
+  void arm_snapshot();
+  bool flows() const { return static_cast<bool>(hooks_.lost); }
   void serve_stops(bool planned);
   void start_restart(sim::Tick extra);
   sim::Tick wall_of(sim::Tick progress) const;

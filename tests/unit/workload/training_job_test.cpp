@@ -399,6 +399,70 @@ TEST_CASE("a restart in parts: reschedule, initialisation, then the load the fai
   fx.require_conserved();
 }
 
+TEST_CASE("storage flows: the snapshot hook runs at each commit; a failure loses what the storage says", "[unit][training_job]") {
+  // Hooks as a StorageTraffic would answer them (storage_traffic_test.cpp plays the real flows): every
+  // checkpoint stays at risk, and the failure at 420 s finds the two newest without a surviving copy.
+  Fixture fx;
+  std::vector<double> snapshots;
+  int asked_mode = -1;
+  workload::TrainingJob::Hooks hooks{[](sim::Tick&) { return true; }, [](int) { return std::string("m"); }, {}, {}};
+  hooks.snapshot = [&](bool durable) {
+    CHECK_FALSE(durable);
+    snapshots.push_back(sim::to_seconds(fx.q.now()));
+    return static_cast<int>(snapshots.size());
+  };
+  hooks.lost = [&](int mode) {
+    asked_mode = mode;
+    return 2;
+  };
+  hooks.load = [](int, std::function<void()> done) { done(); };
+  fx.job = std::make_unique<workload::TrainingJob>(fx.spec, fx.timing, 1, fx.q, fx.log, hooks);
+  fx.job->start();
+  // Checkpoints end at 160, 270 and 380 s, each an event of its own (the hook sees its date). The failure
+  // at 420 s loses the 40 s since and the segments 160-270 and 270-380 (2 x 110 s): 260 s of rework.
+  fx.at(420, [&] { fx.job->on_failure(1, 0); });
+  fx.at(430, [&] { fx.job->on_failure_detected(1); });
+  fx.finish_at(480); // restart 430-480
+  CHECK(snapshots == std::vector<double>{160, 270, 380});
+  CHECK(asked_mode == 0);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 100);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 10);
+  CHECK(fx.s(JobTime::REWORK) == 260);
+  CHECK(fx.job->checkpoint_fallbacks() == 2);
+  CHECK(fx.job->checkpoints() == 1);
+  fx.require_conserved();
+}
+
+TEST_CASE("storage flows: a restart's load part lasts until the load hook's flow ends", "[unit][training_job]") {
+  Fixture fx;
+  fx.timing.restart_parts = true;
+  fx.timing.reschedule = sim::to_ticks(5);
+  fx.timing.init = sim::to_ticks(15);
+  fx.timing.restart = fx.timing.reschedule + fx.timing.init;
+  fx.timing.load = {sim::to_ticks(40)}; // the closed form: the flow decides instead
+  std::vector<int> load_modes;
+  workload::TrainingJob::Hooks hooks{[](sim::Tick&) { return true; }, [](int) { return std::string("m"); }, {}, {}};
+  hooks.snapshot = [](bool) { return 0; };
+  hooks.lost = [](int) { return 0; };
+  hooks.load = [&](int mode, std::function<void()> done) {
+    load_modes.push_back(mode);
+    fx.q.after(sim::to_ticks(33), std::move(done)); // a flow of 33 s
+  };
+  fx.job = std::make_unique<workload::TrainingJob>(fx.spec, fx.timing, 1, fx.q, fx.log, hooks);
+  fx.job->start();
+  // Launch 0-20 s (nothing to load); checkpoint 120-130; failure at 150 s, detected at 160 s; restart
+  // 160-213 (5 + 15 + the 33 s flow); training 213-250.
+  fx.at(150, [&] { fx.job->on_failure(1, 0); });
+  fx.at(160, [&] { fx.job->on_failure_detected(1); });
+  fx.finish_at(250);
+  const auto& parts = fx.job->restart_part_time();
+  CHECK(static_cast<double>(parts[static_cast<std::size_t>(workload::RestartPart::LOAD)] / fx.spec.gpus) / 1e6 == 33);
+  CHECK(load_modes == std::vector<int>{0});
+  CHECK(fx.s(JobTime::RESTART) == 20 + 53);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 100 + 37);
+  fx.require_conserved();
+}
+
 TEST_CASE("warm standbys: a restart after a failure initialises in the join time, the launch in full", "[unit][training_job]") {
   Fixture fx;
   fx.timing.restart_parts = true;

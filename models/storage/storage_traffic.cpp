@@ -1,0 +1,148 @@
+#include "models/storage/storage_traffic.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+namespace dcsim::storage {
+
+StorageTraffic::StorageTraffic(const StorageNetwork& network, sim::Platform& platform, sim::EventQueue& queue,
+                               const std::vector<std::optional<CheckpointPlan>>& plans)
+    : network_(&network), platform_(&platform), queue_(&queue), jobs_(plans.size()) {
+  for (std::size_t j = 0; j < plans.size(); ++j)
+    if (plans[j]) jobs_[j].plan = &*plans[j];
+}
+
+StorageTraffic::Record* StorageTraffic::find(Job& job, std::uint64_t serial) {
+  for (auto& r : job.records)
+    if (r.serial == serial) return &r;
+  return nullptr;
+}
+
+void StorageTraffic::prune(Job& job) {
+  // Nothing older than the newest checkpoint durable everywhere matters any more.
+  const int all = static_cast<int>(job.plan->chain.size());
+  for (std::size_t i = job.records.size(); i-- > 0;) {
+    if (job.records[i].stages_done >= all) {
+      job.records.erase(job.records.begin(), job.records.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+  }
+}
+
+int StorageTraffic::snapshot(int j, bool durable) {
+  Job& job = jobs_.at(static_cast<std::size_t>(j));
+  if (!job.plan) throw std::logic_error("StorageTraffic::snapshot: the job has no storage tiers");
+  const int all = static_cast<int>(job.plan->chain.size());
+  const std::uint64_t serial = job.next_serial++;
+  job.records.push_back({serial, durable || !job.plan->async ? all : 0, queue_->now()});
+  if (job.records.back().stages_done < all) {
+    if (job.draining == 0) {
+      start_drain(j, serial);
+    } else {
+      if (job.waiting != 0) ++job.measured.skipped; // replaced before its drain began
+      job.waiting = serial;
+    }
+  } else {
+    job.waiting = 0; // durable everywhere: an older snapshot need not drain
+  }
+  prune(job);
+  int at_risk = 0;
+  for (const auto& r : job.records)
+    at_risk += r.stages_done < all ? 1 : 0;
+  return at_risk;
+}
+
+void StorageTraffic::start_drain(int j, std::uint64_t serial) {
+  Job& job = jobs_[static_cast<std::size_t>(j)];
+  job.draining = serial;
+  run_stage(j, serial, 0);
+}
+
+void StorageTraffic::run_stage(int j, std::uint64_t serial, int stage) {
+  Job& job = jobs_[static_cast<std::size_t>(j)];
+  const int all = static_cast<int>(job.plan->chain.size());
+  for (; stage < all; ++stage) {
+    Record* r = find(job, serial);
+    if (!r) break; // lost to a failure: the drain stops
+    const StorageNetwork::Flow f = network_->drain(j, stage);
+    if (f.bytes > 0) {
+      platform_->transfer(f.src_host, f.dst_host, f.bytes, [this, j, serial, stage](bool ok) {
+        Job& jb = jobs_[static_cast<std::size_t>(j)];
+        Record* rec = find(jb, serial);
+        if (!ok || !rec) { // a storage link failed (the copy stays where it got), or the checkpoint was lost
+          drain_ended(j);
+          return;
+        }
+        rec->stages_done = stage + 1;
+        if (stage + 1 < static_cast<int>(jb.plan->chain.size())) {
+          run_stage(j, serial, stage + 1);
+          return;
+        }
+        const double took_s = sim::to_seconds(queue_->now() - rec->taken);
+        ++jb.measured.drains;
+        jb.measured.drain_s_sum += took_s;
+        jb.measured.drain_s_max = std::max(jb.measured.drain_s_max, took_s);
+        prune(jb);
+        drain_ended(j);
+      });
+      return;
+    }
+    r->stages_done = stage + 1; // nothing to move at this stage
+  }
+  drain_ended(j);
+}
+
+void StorageTraffic::drain_ended(int j) {
+  Job& job = jobs_[static_cast<std::size_t>(j)];
+  job.draining = 0;
+  const std::uint64_t next = std::exchange(job.waiting, 0);
+  if (next != 0 && find(job, next)) start_drain(j, next);
+}
+
+int StorageTraffic::lost(int j, int mode) {
+  Job& job = jobs_.at(static_cast<std::size_t>(j));
+  if (!job.plan) return 0;
+  const int need = job.plan->need_stages.at(static_cast<std::size_t>(mode));
+  int lost = 0;
+  while (!job.records.empty() && job.records.back().stages_done < need) {
+    if (job.records.back().serial == job.waiting) job.waiting = 0;
+    job.records.pop_back();
+    ++lost;
+  }
+  return lost;
+}
+
+void StorageTraffic::load(int j, int mode, std::function<void()> done) {
+  Job& job = jobs_.at(static_cast<std::size_t>(j));
+  if (!job.plan) throw std::logic_error("StorageTraffic::load: the job has no storage tiers");
+  const CheckpointPlan& p = *job.plan;
+  const int position = mode >= 0 ? p.restore_tier.at(static_cast<std::size_t>(mode)) : p.planned_tier;
+  const bool node_lost = mode >= 0 ? p.node_lost.at(static_cast<std::size_t>(mode)) : true;
+  read(j, position, node_lost, queue_->now(), std::move(done));
+}
+
+void StorageTraffic::read(int j, int position, bool node_lost, sim::Tick began, std::function<void()> done) {
+  const StorageNetwork::Flow f = network_->load(j, position, node_lost);
+  platform_->transfer(f.src_host, f.dst_host, f.bytes,
+                      [this, j, position, node_lost, began, done = std::move(done)](bool ok) mutable {
+                        Job& job = jobs_[static_cast<std::size_t>(j)];
+                        if (ok) {
+                          ++job.measured.loads;
+                          job.measured.load_s_sum += sim::to_seconds(queue_->now() - began);
+                          done();
+                          return;
+                        }
+                        // The tier cannot be read: the next one holds the copy too; the last is retried.
+                        const int last = static_cast<int>(job.plan->chain.size()) - 1;
+                        if (position < last) {
+                          read(j, position + 1, node_lost, began, std::move(done));
+                          return;
+                        }
+                        queue_->after(sim::to_ticks(RETRY_S), [this, j, position, node_lost, began,
+                                                               done = std::move(done)]() mutable {
+                          read(j, position, node_lost, began, std::move(done));
+                        });
+                      });
+}
+
+} // namespace dcsim::storage
