@@ -92,3 +92,41 @@ TEST_CASE("a restart in parts: reschedule, initialisation growing with the job, 
   }
   CHECK(interruptions > 0);
 }
+
+TEST_CASE("storage flows: two jobs draining into one object store get half its bandwidth each", "[scenario][recovery]") {
+  // Two copies of the job above on 8 racks, in phase (same launch, step and interval, no failures): their
+  // drains reach the store at the same time and share its 1,000 GB/s (max-min: 500 GB/s each, their own
+  // uplinks of 3,200 GB/s not binding), so each copy is in the store 0.5 + 8 + 25,600 / 500 = 59.7 s
+  // after its snapshot began. With a 40 s interval the drains outlast it: snapshots wait, and newer ones
+  // replace waiting ones (skipped), which a single job's closed form (33.6 s) would not show.
+  auto two_jobs = [](int interval_s) {
+    std::string json = scenario_json(true, "[]", R"("restart_s": 600)");
+    const std::string job = fmt::format(R"({{ "name": "j", "gpus": {}, "step_time_s": 1, "model_flops_per_step": 1e15,
+                 "checkpoint": {{ "interval_s": 600, "size_gb": 25600, "tiers": ["mem", "store"], "async": true }} }})", G);
+    const auto at = json.find(job);
+    REQUIRE(at != std::string::npos);
+    std::string both = job + ", " + job;
+    both.replace(both.find(R"("name": "j")", job.size()), 11, R"("name": "k")");
+    json.replace(at, job.size(), both);
+    json.replace(json.find(R"("racks": 4)"), 10, R"("racks": 8)");
+    for (std::size_t p = json.find("\"interval_s\": 600"); p != std::string::npos; p = json.find("\"interval_s\": 600", p + 1))
+      json.replace(p, 17, fmt::format("\"interval_s\": {:3d}", interval_s));
+    return test::scenario_from_text(json);
+  };
+  const auto shared = test::simulate(two_jobs(600));
+  REQUIRE(shared.size() == 1);
+  test::require_conserved(shared[0]);
+  for (const char* job : {"j", "k"}) {
+    INFO("job " << job);
+    CHECK(test::mean_metric(shared, job, "checkpoint_durable_s") == Approx(0.5 + 8 + 51.2).margin(1e-5));
+    CHECK(test::mean_metric(shared, job, "checkpoint_durable_max_s") == Approx(0.5 + 8 + 51.2).margin(1e-5));
+    CHECK(test::mean_metric(shared, job, "checkpoint_drains_skipped") == 0);
+  }
+  const auto crowded = test::simulate(two_jobs(40));
+  test::require_conserved(crowded[0]);
+  for (const char* job : {"j", "k"}) {
+    INFO("job " << job);
+    CHECK(test::mean_metric(crowded, job, "checkpoint_drains_skipped") > 0);
+    CHECK(test::mean_metric(crowded, job, "checkpoint_durable_max_s") > 40.5);
+  }
+}
