@@ -238,14 +238,17 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
     s.cooling = cooling::decode_cooling(*cooling_node);
   }
   s.power = power::decode_power(root.object("power", power::power_keys()), s.hardware);
+  if (root.has("storage")) s.storage = storage::decode_storage(root.object("storage", storage::storage_keys()));
+  const bool object_store = s.storage && std::any_of(s.storage->tiers.begin(), s.storage->tiers.end(), [](const auto& t) {
+                              return t.kind == storage::TierKind::OBJECT_STORE;
+                            });
   s.failures = failure::decode_failures(root.object("failures", failure::failures_keys()), s.hardware.rack.kind,
-                                        s.fabric.has_value(), s.cooling.has_value());
+                                        s.fabric.has_value(), s.cooling.has_value(), object_store);
   const sim::Node operations = root.object("operations", ops::operations_keys());
   s.operations = ops::decode_operations(operations, s.hardware.rack.kind);
   const sim::Node rlcc = root.object("rlcc", ops::rlcc_keys());
   s.rlcc = ops::decode_rlcc(rlcc);
   s.jobs = workload::decode_jobs(root);
-  if (root.has("storage")) s.storage = storage::decode_storage(root.object("storage", storage::storage_keys()));
   decode_end_when(root, s);
   const sim::Node output = root.object("output", output_keys());
   s.output.timeseries_interval_s = output.number("timeseries_interval_s");

@@ -52,8 +52,9 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
   }
   build_fabric_and_cost();
   // The failure domains as questions are asked of them (units, expected rates); replicas build their own.
-  const auto domains = failure::make_failure_domains(scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr,
-                                                     scenario_.cooling ? &*scenario_.cooling : nullptr);
+  const auto domains = failure::make_failure_domains(
+      scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr, scenario_.cooling ? &*scenario_.cooling : nullptr,
+      scenario_.storage ? scenario_.storage->object_stores() : std::vector<std::string>{});
   for (const auto& mode : scenario_.failures.modes)
     mode_units_.push_back(static_cast<int>(domains[static_cast<std::size_t>(mode.domain)]->units(mode)));
   derive_steps_without_fabric();

@@ -47,7 +47,8 @@ public:
 };
 
 /// Every domain, in Domain order.
-inline constexpr std::array<Domain, 4> DOMAINS = {Domain::HARDWARE, Domain::FABRIC, Domain::COOLING, Domain::POWER};
+inline constexpr std::array<Domain, 5> DOMAINS = {Domain::HARDWARE, Domain::FABRIC, Domain::COOLING, Domain::POWER,
+                                                  Domain::STORAGE};
 
 /// What the runtime domains act on (absent members: the domains answer questions but cannot strike).
 struct DomainHooks {
@@ -56,6 +57,7 @@ struct DomainHooks {
   std::function<void(const fabric::Element& e, bool failed, std::vector<int>& cut)> fabric_changed;
   std::function<void(const Failure&)> cooling_strike; ///< a cooling fault, for the facility
   std::function<void(int rack, bool down)> rack_power; ///< a rack lost its power (down) or has it back
+  std::function<void(int store, bool down)> object_store; ///< an object store is out of reach (down) or back
 };
 
 /// The scenario's domains, indexed by Domain (null where the scenario has none: no fabric, no cooling).
@@ -63,6 +65,7 @@ std::vector<std::unique_ptr<FailureDomain>> make_failure_domains(const hardware:
                                                                  const hardware::Layout& layout,
                                                                  const fabric::FabricState* fabric,
                                                                  const cooling::CoolingSpec* cooling,
+                                                                 const std::vector<std::string>& object_stores = {},
                                                                  DomainHooks hooks = {});
 
 /// Expected rate (per hour) of failures interrupting a job on `gpus`: Σ over modes of

@@ -5,6 +5,7 @@
 #include "models/failure/failure_domain.hpp"
 #include "models/failure/hardware_domain.hpp"
 #include "models/failure/power_shelf_domain.hpp"
+#include "models/failure/storage_domain.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@ std::vector<std::unique_ptr<FailureDomain>> make_failure_domains(const hardware:
                                                                  const hardware::Layout& layout,
                                                                  const fabric::FabricState* fabric,
                                                                  const cooling::CoolingSpec* cooling,
+                                                                 const std::vector<std::string>& object_stores,
                                                                  DomainHooks hooks) {
   std::vector<std::unique_ptr<FailureDomain>> domains(DOMAINS.size());
   for (Domain d : DOMAINS) {
@@ -33,6 +35,9 @@ std::vector<std::unique_ptr<FailureDomain>> make_failure_domains(const hardware:
     case Domain::POWER:
       if (hardware.rack.kind == hardware::RackKind::NVL72)
         slot = std::make_unique<PowerShelfDomain>(hardware.rack, layout, hooks.rack_power);
+      break;
+    case Domain::STORAGE:
+      if (!object_stores.empty()) slot = std::make_unique<StorageDomain>(object_stores, hooks.object_store);
       break;
     }
   }

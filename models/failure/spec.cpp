@@ -37,6 +37,7 @@ std::string_view domain_name(Domain domain) {
   case Domain::FABRIC: return "fabric";
   case Domain::COOLING: return "cooling";
   case Domain::POWER: return "power";
+  case Domain::STORAGE: return "storage";
   }
   return "?";
 }
@@ -58,6 +59,7 @@ const std::vector<ScopeWord>& scope_words() {
       {"loop", Domain::COOLING, static_cast<int>(cooling::CoolingElement::LOOP)},
       {"facility", Domain::COOLING, static_cast<int>(cooling::CoolingElement::FACILITY)},
       {"power_shelf", Domain::POWER, static_cast<int>(PowerUnit::SHELF)},
+      {"object_store", Domain::STORAGE, 0},
   };
   return words;
 }
@@ -120,7 +122,8 @@ const KeyTable& failure_mode_keys() {
                  "fabric also nic_port, link (GPU cable or switch-to-switch link), leaf, spine, core (3 tiers); "
                  "with cooling also branch (a leak), valve, pump, loop (CDU failure), facility (facility water "
                  "excursion); power_shelf (nvl72: one of /hardware/rack/power_shelves; the rack goes down while "
-                 "fewer than power_shelves_needed are up)",
+                 "fewer than power_shelves_needed are up); with storage, object_store (one of the /storage "
+                 "object_store tiers is unreachable until repaired: drains and restores through it fail)",
                  {}, scope_choices()},
           KeyDef{"mtbf_h", ValueType::NUMBER, "h", nullptr, "mean time between failures of one unit",
                  sim::limited(sim::positive(), 1e12, "dcsim's limit on MTBFs (10^12 h)"), {}, RATE_NOTE},
@@ -206,7 +209,7 @@ double FailureModeSpec::draw_repair_h(sim::Rng& rng) const {
 }
 
 FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind, bool has_fabric,
-                             bool has_cooling) {
+                             bool has_cooling, bool has_object_store) {
   FailuresSpec spec;
   if (failures.string("clock") == "paused_during_recovery") spec.clock = FailureClock::PAUSED_DURING_RECOVERY;
   std::set<std::string> names;
@@ -244,6 +247,10 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
       break;
     case Domain::POWER:
       if (rack_kind != hardware::RackKind::NVL72) m.problem("scope", "power_shelf exists only in nvl72 racks");
+      break;
+    case Domain::STORAGE:
+      if (!has_object_store)
+        m.problem("scope", "is a storage element: the scenario needs an object_store tier in /storage/tiers");
       break;
     }
 

@@ -57,7 +57,7 @@ std::string_view fault_kind_name(FaultKind kind);
 /// The failure domains: what a mode's units are. Each domain is one class implementing FailureDomain
 /// (failure/failure_domain.hpp) and owns the scope words of scope_words() that name its unit kinds.
 /// A switch over Domain (-Wswitch) finds every place that must learn of a new one.
-enum class Domain { HARDWARE, FABRIC, COOLING, POWER };
+enum class Domain { HARDWARE, FABRIC, COOLING, POWER, STORAGE };
 std::string_view domain_name(Domain domain);
 
 /// Units of the power domain.
@@ -148,8 +148,8 @@ const sim::KeyTable& failures_keys();
 const sim::KeyTable& failure_mode_keys();
 
 /// Decodes `/failures`; `rack_kind` decides which hardware scopes exist, `has_fabric` whether fabric
-/// scopes do, `has_cooling` whether cooling scopes do.
+/// scopes do, `has_cooling` whether cooling scopes do, `has_object_store` whether object_store does.
 FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind, bool has_fabric,
-                             bool has_cooling = false);
+                             bool has_cooling = false, bool has_object_store = false);
 
 } // namespace dcsim::failure

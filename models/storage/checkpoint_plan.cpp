@@ -20,7 +20,8 @@ enum class Loss { NOTHING, HOST, TRAY, RACK, MANY_RACKS };
 
 Loss loss_of(const failure::FailureModeSpec& mode) {
   switch (mode.domain) {
-  case failure::Domain::FABRIC: return Loss::NOTHING;
+  case failure::Domain::FABRIC:
+  case failure::Domain::STORAGE: return Loss::NOTHING; // an object store out of reach keeps its copies
   case failure::Domain::POWER: return Loss::RACK;
   case failure::Domain::COOLING: {
     const auto e = static_cast<cooling::CoolingElement>(mode.unit_kind);

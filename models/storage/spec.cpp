@@ -7,6 +7,13 @@
 
 namespace dcsim::storage {
 
+std::vector<std::string> StorageSpec::object_stores() const {
+  std::vector<std::string> names;
+  for (const auto& t : tiers)
+    if (t.kind == TierKind::OBJECT_STORE) names.push_back(t.name);
+  return names;
+}
+
 using sim::Json;
 using sim::KeyDef;
 using sim::KeyTable;

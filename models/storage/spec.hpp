@@ -50,6 +50,8 @@ struct StorageSpec {
   std::vector<TierSpec> tiers;
   /// The tier named `name`; nullptr when there is none.
   const TierSpec* find(std::string_view name) const;
+  /// Names of the object_store tiers, in order: the units of failure scope object_store.
+  std::vector<std::string> object_stores() const;
 };
 
 const sim::KeyTable& storage_keys();

@@ -125,6 +125,12 @@ sim::Platform::DuplexLink StorageNetwork::tier_link(int job, int position) const
   return jobs_.at(static_cast<std::size_t>(job)).tiers.at(static_cast<std::size_t>(position)).link;
 }
 
+std::optional<sim::Platform::DuplexLink> StorageNetwork::store_link(const std::string& name) const {
+  const auto it = shared_.find(name);
+  if (it == shared_.end()) return std::nullopt;
+  return it->second.link;
+}
+
 sim::Platform::DuplexLink StorageNetwork::peers_link(int job, int position) const {
   return jobs_.at(static_cast<std::size_t>(job)).tiers.at(static_cast<std::size_t>(position)).peers;
 }

@@ -57,6 +57,8 @@ public:
   sim::Platform::DuplexLink tier_link(int job, int position) const;
   /// The link to host memory peers of job `job`'s chain position `position` (a host_memory tier with peers).
   sim::Platform::DuplexLink peers_link(int job, int position = 0) const;
+  /// The shared link of object_store tier `name` (nullopt: no job's chain uses it).
+  std::optional<sim::Platform::DuplexLink> store_link(const std::string& name) const;
   /// The first and one past the last host index of the storage section.
   std::pair<int, int> hosts() const { return {first_host_, end_host_}; }
 

@@ -99,6 +99,13 @@ void StorageTraffic::drain_ended(int j) {
   if (next != 0 && find(job, next)) start_drain(j, next);
 }
 
+void StorageTraffic::store_changed(const std::string& name, bool down) {
+  const auto link = network_->store_link(name);
+  if (!link) return; // no job's chain reaches it
+  platform_->set_link_on(link->up, !down);
+  platform_->set_link_on(link->down, !down);
+}
+
 int StorageTraffic::lost(int j, int mode) {
   Job& job = jobs_.at(static_cast<std::size_t>(j));
   if (!job.plan) return 0;

@@ -46,6 +46,9 @@ public:
   int lost(int job, int mode);
   void load(int job, int mode, std::function<void()> done);
 
+  /// Object store `name` became unreachable (down: its link turns off, flows through it fail) or is back.
+  void store_changed(const std::string& name, bool down);
+
   struct Measured {
     std::uint64_t drains = 0;  ///< drains that reached the last tier
     std::uint64_t skipped = 0; ///< snapshots replaced while waiting for a drain

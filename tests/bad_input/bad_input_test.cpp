@@ -93,7 +93,7 @@ TEST_CASE("bad input: failure modes", "[unit][bad_input]") {
         "rate_per_node_day; this mode has more than one (got 0.001)\n");
   CHECK(errors_with({"failures.modes.0.scope=\"cpu\""}) ==
         "t.json: /failures/modes/0/scope: must be one of \"gpu\", \"tray\", \"node\", \"rack\", \"nic_port\", "
-        "\"link\", \"leaf\", \"spine\", \"core\", \"branch\", \"valve\", \"pump\", \"loop\", \"facility\" or \"power_shelf\" (got \"cpu\")\n");
+        "\"link\", \"leaf\", \"spine\", \"core\", \"branch\", \"valve\", \"pump\", \"loop\", \"facility\", \"power_shelf\" or \"object_store\" (got \"cpu\")\n");
   CHECK(errors_with({"hardware.rack={\"kind\": \"hgx\"}", "operations={}", "failures.modes.0.scope=\"tray\""}) ==
         "t.json: /failures/modes/0/scope: tray exists only in nvl72 racks; use node for an hgx server (got \"tray\")\n");
   CHECK(errors_with({"failures.modes.0.repair_dist=\"lognormal\""}) ==
@@ -234,7 +234,7 @@ TEST_CASE("bad input: every problem is reported at once, in document order", "[u
         "t.json: /duration_h: must be > 0 (got 0)\n"
         "t.json: /hardware/rack/spare_gpus: must be >= 0 (got -1)\n"
         "t.json: /failures/modes/0/scope: must be one of \"gpu\", \"tray\", \"node\", \"rack\", \"nic_port\", "
-        "\"link\", \"leaf\", \"spine\", \"core\", \"branch\", \"valve\", \"pump\", \"loop\", \"facility\" or \"power_shelf\" (got \"cpu\")\n"
+        "\"link\", \"leaf\", \"spine\", \"core\", \"branch\", \"valve\", \"pump\", \"loop\", \"facility\", \"power_shelf\" or \"object_store\" (got \"cpu\")\n"
         "t.json: /jobs/0/gpus: must be an integer (got \"many\")\n");
 }
 
@@ -287,6 +287,17 @@ TEST_CASE("bad input: checkpoint storage tiers and restarts in parts", "[unit][b
         "t.json: /operations/init_s: is a part of restart_s \"auto\" (restart_s is a number here) (got 10)\n");
   CHECK(errors_with({R"(jobs.0.checkpoint.async=true)"}) ==
         "t.json: /jobs/0/checkpoint/async: needs tiers (a host_memory tier first) (got true)\n");
+  // Object store outages need an object store.
+  CHECK(errors_with({"failures.modes.0.scope=\"object_store\""}) ==
+        "t.json: /failures/modes/0/scope: is a storage element: the scenario needs an object_store tier in "
+        "/storage/tiers (got \"object_store\")\n");
+  CHECK(errors_with({R"(storage={"tiers": [{"name": "mem", "kind": "host_memory"}]})",
+                     "failures.modes.0.scope=\"object_store\""}) ==
+        "t.json: /failures/modes/0/scope: is a storage element: the scenario needs an object_store tier in "
+        "/storage/tiers (got \"object_store\")\n");
+  CHECK(errors_with({storage, R"(failures.modes=[{"name": "s", "scope": "object_store", "rate_per_gpu_day": 0.001}])"}) ==
+        "t.json: /failures/modes/0/rate_per_gpu_day: storage elements take mtbf_h (mean time between failures of one "
+        "element) (got 0.001)\n");
 }
 
 TEST_CASE("bad input: a job's recovery strategy", "[unit][bad_input]") {

@@ -130,3 +130,35 @@ TEST_CASE("storage flows: two jobs draining into one object store get half its b
     CHECK(test::mean_metric(crowded, job, "checkpoint_durable_max_s") > 40.5);
   }
 }
+
+TEST_CASE("storage faults: with the object store out of reach, a failure that needs it loses every checkpoint since",
+          "[scenario][recovery]") {
+  // The job above with host memory without peers (a GPU fault loses the node's copy: only the store's
+  // counts) and an object store that fails in the first seconds (MTBF 36 s) and is not back within the day.
+  // Every drain stops before the store, so the first GPU fault loses every checkpoint taken (all rework),
+  // and its restore waits for the store: the job makes no more progress. Without a GPU fault nothing is
+  // lost, but no copy ever reaches the store.
+  std::string json = scenario_json(true, R"([
+      { "name": "gpu", "scope": "gpu", "rate_per_gpu_day": 0.004, "detect_s": 60, "repair_h": 1 },
+      { "name": "store_outage", "scope": "object_store", "mtbf_h": 0.01, "detect_s": 0, "repair_h": 1000 } ])",
+                                   R"("restart_s": "auto", "spare_racks": 1)");
+  json.replace(json.find(R"("peer_replicas": 1)"), 18, R"("peer_replicas": 0)");
+  json.replace(json.find(R"("racks": 4)"), 10, R"("racks": 5)");
+  const auto results = test::simulate(test::scenario_from_text(json));
+  int with_fault = 0;
+  for (const auto& r : results) {
+    test::require_conserved(r);
+    INFO("replica " << r.replica);
+    REQUIRE(r.modes.at(1).failures >= 1); // the store went out early, once
+    CHECK(std::isnan(metric(r, "checkpoint_durable_s"))); // no drain ever reached the store
+    if (r.modes.at(0).failures > 0 && metric(r, "interruptions") > 0) {
+      ++with_fault;
+      CHECK(metric(r, "ledger_productive_gpu_h") == 0);
+      CHECK(metric(r, "checkpoints") == 0);
+      CHECK(metric(r, "checkpoint_fallbacks") > 0);
+    } else {
+      CHECK(metric(r, "checkpoint_fallbacks") == 0);
+    }
+  }
+  CHECK(with_fault > 0);
+}

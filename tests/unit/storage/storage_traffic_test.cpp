@@ -181,3 +181,32 @@ TEST_CASE("storage flows: a restore reads the restore tier; an unreachable tier 
   CHECK(read_fallback == Approx(S / bytes_per_s(2000)).margin(TICK_S));
   CHECK(rig.traffic->measured(0).loads == 3);
 }
+
+TEST_CASE("storage flows: an object store outage stops drains at the tier before it and holds restores until it is back",
+          "[unit][storage]") {
+  const double S = 1000 * GB;
+  const auto s = storage_spec(8000, 1000, 1); // mem (one peer) then the store
+  Rig rig({plan(s, 512, 8, S)});
+  const double replicate_s = S / 512 / bytes_per_s(100);
+  std::vector<int> lost;
+  double loaded = -1;
+  rig.queue.at(0, [&] { rig.traffic->snapshot(0, false); }); // drained in full before the outage
+  rig.queue.at(sim::to_ticks(100), [&] { rig.traffic->store_changed("store", true); });
+  rig.queue.at(sim::to_ticks(200), [&] { rig.traffic->snapshot(0, false); }); // reaches the peers only
+  rig.queue.at(sim::to_ticks(300), [&] { rig.traffic->snapshot(0, false); });
+  rig.queue.at(sim::to_ticks(400), [&] {
+    // A GPU fault needs the peers' copy (the 300 s one has it); a cooling loop needs the store's: both
+    // checkpoints taken during the outage are lost, the one from before it stays.
+    lost.push_back(rig.traffic->lost(0, 1));
+    lost.push_back(rig.traffic->lost(0, 2));
+    // Its restore reads the store: it fails, and retries every 60 s until the store is back at 500 s.
+    rig.traffic->load(0, 2, [&] { loaded = sim::to_seconds(rig.queue.now()); });
+  });
+  rig.queue.at(sim::to_ticks(500), [&] { rig.traffic->store_changed("store", false); });
+  rig.platform.run_until(sim::to_ticks(3600));
+  CHECK(lost == std::vector<int>{0, 2});
+  CHECK(rig.traffic->measured(0).drains == 1);
+  CHECK(replicate_s < 100); // the outage's snapshots did reach their peers before the next came
+  // Retries at 460 and 520 s: the one at 520 s reads S at the store's 2,000 Gb/s.
+  CHECK(loaded == Approx(520 + S / bytes_per_s(2000)).margin(TICK_S));
+}
