@@ -1,4 +1,5 @@
 #include "sim/platform.hpp"
+#include "sim/process_pool.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -115,4 +116,32 @@ TEST_CASE("rates_isolated gives each flow its max-min share and leaves the event
   CHECK(rates[2] == Approx(3e9).epsilon(1e-9));
   CHECK(rates[3] == 0.0);
   CHECK_THROWS_AS(p.rates_isolated({{a, b, 1e12}}, 1e-3, 1e-3), std::logic_error); // once per process
+}
+
+TEST_CASE("a probe forked while a transfer is in flight measures its own flows; the replica goes on", "[unit][platform]") {
+  // A replica's storage transfer (a -> b, 1 GB/s) is in flight when one of its events asks for fabric
+  // rates (c -> d on its own 2 GB/s link) in a forked child, as FabricCommModel's probes do; that event is
+  // fired from inside SimGrid's run (the transfer owns the clock), so the child runs SimGrid re-entrantly. The child's rates are the max-min ones,
+  // the transfer's completion does not reach the child's queue, and in this process the transfer ends
+  // at its date as if nothing had happened.
+  Platform p("test");
+  const int a = p.add_host("a"), b = p.add_host("b"), c = p.add_host("c"), d = p.add_host("d");
+  const auto ab = p.add_duplex_link("ab", 1e9, 0);
+  const auto cd = p.add_duplex_link("cd", 2e9, 0);
+  p.set_router([&](int src, int, std::vector<int>& links, double&) { links.push_back(src == a ? ab.up : cd.up); });
+  p.seal();
+  EventQueue q;
+  p.bind(q);
+  double done_at = -1;
+  std::string probed;
+  q.at(to_ticks(1.0), [&] { p.transfer(a, b, 4e9, [&](bool ok) { done_at = ok ? to_seconds(q.now()) : -2; }); });
+  q.at(to_ticks(2.0), [&] {
+    probed = run_in_child([&] {
+      const auto rates = p.rates_isolated({{c, d, 1e15}}, 1e-3, 1.0); // runs past the transfer's end
+      return std::to_string(rates.at(0));
+    });
+  });
+  p.run_until(to_ticks(100));
+  CHECK(std::stod(probed) == Approx(2e9).epsilon(1e-9));
+  CHECK(done_at == Approx(5.0).margin(1e-6)); // 4 GB at 1 GB/s from 1 s
 }
