@@ -1,11 +1,12 @@
-// The simulated datacenter of one scenario: what is built once per process (the layout, the fabric and
-// its SimGrid platform when the scenario has a fabric, model jobs' healthy steps, job timing), and the
-// composition of every model area for one replica.
+// The simulated datacenter of one scenario: what is built once per process (the layout, the SimGrid
+// platform with the fabric and the storage network when the scenario has them, model jobs' healthy
+// steps, job timing and checkpoint plans), and the composition of every model area for one replica.
 //
 // Building the fabric's platform (10^5 GPU hosts) costs a second; running a replica costs milliseconds.
 // A World is therefore built once, and replicas run in forked children (sim::ProcessPool), each calling
-// run_replica() exactly once. A replica runs its own event queue; SimGrid is asked only for the rates of
-// a model job's flows on the fabric (sim/platform.hpp says what SimGrid computes, and what not).
+// run_replica() exactly once. A replica runs its own event queue, bound to SimGrid's clock when it has
+// storage flows (checkpoint drains and restores, storage/storage_traffic.hpp); SimGrid also gives the
+// rates of a model job's flows on the fabric (sim/platform.hpp says what SimGrid computes, and what not).
 //
 // Wiring of one replica (callbacks, so that earlier areas never include later ones):
 //   FailureInjector ─failure─▶ jobs owning a struck GPU (interruption) ─▶ MissionControl (detection)

@@ -3,20 +3,21 @@
 // nothing outside sim/ sees a SimGrid type (hosts and links are dense integer indices).
 //
 // What SimGrid computes in dcsim, and what it does not (docs/architecture.md, "What SimGrid computes").
-//   It computes one thing that reaches an output: rates_isolated(), the rate SimGrid's max-min sharing
+//   It computes two things that reach outputs. First, rates_isolated(): the rate SimGrid's max-min sharing
 //   (network model CM02) gives each of a set of flows started at once on the scale-out fabric. The
 //   fabric communication model (models/fabric/fabric_comm_model.hpp) turns those rates into a model
 //   job's scale-out collective times, so only scenarios with a `fabric` and a job described by a
 //   `model` depend on SimGrid: that job's step time, and through it its MFU, tokens/s, degraded time,
 //   checkpoint interval in steps and goodput, and `dcsim step` on such a scenario.
-//   It does not compute anything else: failures, repairs, checkpoints, scheduling, ledgers, cooling,
-//   power and measured jobs' paces are dcsim's own event queue and closed-form models; NVLink is
-//   analytic (not in the platform); GPUs do no computation in SimGrid (a host is only the endpoint of
-//   flows, its speed unused) and their failures do not reach SimGrid (probes ask about the network, not
-//   the GPUs). Without a fabric no platform is built at all.
-//   transfer() and the clock binding (bind, run_until, sync) play flows to completion interleaved with
-//   the event queue, in a replica's own clock: checkpoint drains and restores over storage
-//   (models/storage/storage_traffic.hpp), whose durations, contention and failures reach the outputs.
+//   Second, transfer() and the clock binding (bind, run_until, sync): flows played to completion
+//   interleaved with the event queue, in a replica's own clock: checkpoint drains and restores over
+//   storage (models/storage/storage_traffic.hpp), whose durations, contention and failures reach the
+//   outputs. The platform's sections (add_section_router) keep the fabric and the storage network apart.
+//   It does not compute anything else: failures, repairs, blocking checkpoint writes, scheduling,
+//   ledgers, cooling, power and measured jobs' paces are dcsim's own event queue and closed-form models;
+//   NVLink is analytic (not in the platform); GPUs do no computation in SimGrid (a host is only the
+//   endpoint of flows, its speed unused) and their failures do not reach SimGrid (probes ask about the
+//   network, not the GPUs). With neither a fabric nor storage tiers no platform is built at all.
 //
 // The platform is a single custom zone (`IndexedZone`) holding every host and link. Routes are computed
 // on demand by a function the models provide, from dense host indices: no route tables, no per-rack

@@ -7,7 +7,7 @@
 //                              copies sit in other racks' memory: then only a fault of many racks
 //   local_nvme    GPU          the loss of its tray, node or rack (a GPU fault leaves the host readable)
 //   rack_cache    rack         the loss of its rack (LOTA: a rack-local cache in front of the object store)
-//   object_store  cluster      nothing dcsim models (storage faults are not modelled yet)
+//   object_store  cluster      nothing: an outage (failure scope object_store) makes it unreachable only
 // A job's data reach rack_cache and object_store tiers through its racks' storage uplinks
 // (rack_uplink_gbps each): its aggregate bandwidth to such a tier is min(tier, racks × uplink).
 //

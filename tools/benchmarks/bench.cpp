@@ -127,8 +127,9 @@ std::string case_c() {
 }
 
 /// Case (e): case (a) with its recovery at factory scale (issue 14: at most 2 x case a per replica): a 14 TB
-/// checkpoint written asynchronously to host memory (one peer copy) and an object store, restarts in parts
-/// with warm standbys, and fault-tolerant data parallelism in 91 groups of 1,280 GPUs.
+/// checkpoint written asynchronously to host memory (one peer copy) and an object store, its drains and
+/// restores played as SimGrid flows (an event and two flows per checkpoint), restarts in parts with warm
+/// standbys, and fault-tolerant data parallelism in 91 groups of 1,280 GPUs.
 std::string case_e() {
   sim::Json doc = sim::Json::parse(case_a());
   doc["name"] = "bench-e";
@@ -153,7 +154,8 @@ std::vector<Case> cases() {
        "<= 0.2 s per replica", 0.2, 0, false, case_c},
       {"d", "case a with cooling (228 loops, daily supply swing, cooling faults, loop gauges) and a grid event",
        "<= 5 s and <= 2 GiB per replica (and <= 1.25 x case a)", 5.0, 2048, true, case_d},
-      {"e", "case a with asynchronous checkpoints over host memory and an object store, restarts in parts with "
+      {"e", "case a with asynchronous checkpoints over host memory and an object store (drains and restores as "
+            "SimGrid flows), restarts in parts with "
             "warm standbys, and fault-tolerant data parallelism (91 groups)",
        "<= 5 s and <= 2 GiB per replica (and <= 2 x case a)", 5.0, 2048, true, case_e},
   };
