@@ -34,8 +34,20 @@ int StorageTraffic::snapshot(int j, bool durable) {
   if (!job.plan) throw std::logic_error("StorageTraffic::snapshot: the job has no storage tiers");
   const int all = static_cast<int>(job.plan->chain.size());
   const std::uint64_t serial = job.next_serial++;
-  job.records.push_back({serial, durable || !job.plan->async ? all : 0, queue_->now()});
-  if (job.records.back().stages_done < all) {
+  int done = 0; // an asynchronous snapshot is in host memory; its drain begins now
+  if (durable || !job.plan->async) {
+    // Written through the chain with its closed-form time, except into an object store out of reach:
+    // the copy is in the tiers before the first such store (none: -1, not even in the first tier).
+    done = all;
+    for (int p = 0; p < all; ++p)
+      if (down_stores_.count(job.plan->chain[static_cast<std::size_t>(p)].name) > 0) {
+        done = p == 0 ? -1 : p;
+        break;
+      }
+  }
+  job.records.push_back({serial, done, queue_->now()});
+  const bool drains = job.plan->async && !durable;
+  if (drains) {
     if (job.draining == 0) {
       start_drain(j, serial);
     } else {
@@ -43,7 +55,7 @@ int StorageTraffic::snapshot(int j, bool durable) {
       job.waiting = serial;
     }
   } else {
-    job.waiting = 0; // durable everywhere: an older snapshot need not drain
+    job.waiting = 0; // written through: an older snapshot need not drain
   }
   prune(job);
   int at_risk = 0;
@@ -101,6 +113,10 @@ void StorageTraffic::drain_ended(int j) {
 
 void StorageTraffic::store_changed(const std::string& name, bool down) {
   const auto link = network_->store_link(name);
+  if (down)
+    down_stores_.insert(name);
+  else
+    down_stores_.erase(name);
   if (!link) return; // no job's chain reaches it
   platform_->set_link_on(link->up, !down);
   platform_->set_link_on(link->down, !down);

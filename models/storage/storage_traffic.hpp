@@ -8,7 +8,8 @@
 // is in flight waits, and a newer snapshot replaces a waiting one (which stays in host memory only:
 // counted as skipped). A synchronous checkpoint, or a planned stop's final write, is durable everywhere
 // when committed (its write is the closed form of storage/checkpoint_plan.hpp) and ends the wait of any
-// older one.
+// older one; but for an object store out of reach: its copy then stops at the tier before (a write
+// whose first tier is out of reach leaves no copy at all), its blocking time unchanged.
 // Failures. A failure of mode m needs a copy in the plan's restore tier for m: the newest checkpoints
 // whose drain has not completed the stages m needs (CheckpointPlan::need_stages) are lost, and the job
 // falls back to the newest one that has (TrainingJob moves the lost segments to rework). A drain in
@@ -30,6 +31,8 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace dcsim::storage {
@@ -77,6 +80,7 @@ private:
   sim::Platform* platform_;
   sim::EventQueue* queue_;
   std::vector<Job> jobs_;
+  std::set<std::string> down_stores_; ///< object stores out of reach
 
   Record* find(Job& job, std::uint64_t serial);
   void start_drain(int job, std::uint64_t serial);

@@ -210,3 +210,26 @@ TEST_CASE("storage flows: an object store outage stops drains at the tier before
   // Retries at 460 and 520 s: the one at 520 s reads S at the store's 2,000 Gb/s.
   CHECK(loaded == Approx(520 + S / bytes_per_s(2000)).margin(TICK_S));
 }
+
+TEST_CASE("storage flows: a synchronous checkpoint written while the object store is out of reach stops before it",
+          "[unit][storage]") {
+  const double S = 1000 * GB;
+  auto s = storage_spec(8000, 1000, 1);
+  workload::JobSpec j;
+  j.name = "j";
+  j.gpus = 512;
+  j.checkpoint.tiers = {"mem", "store"};
+  Rig rig({storage::plan_checkpoint(j, S, s, {LINK, GPU, LOOP}, 8)});
+  std::vector<int> at_risk, lost;
+  rig.queue.at(0, [&] { at_risk.push_back(rig.traffic->snapshot(0, false)); }); // through both tiers
+  rig.queue.at(sim::to_ticks(10), [&] { rig.traffic->store_changed("store", true); });
+  rig.queue.at(sim::to_ticks(20), [&] { at_risk.push_back(rig.traffic->snapshot(0, false)); }); // memory and peers
+  rig.queue.at(sim::to_ticks(30), [&] {
+    lost.push_back(rig.traffic->lost(0, 1)); // a GPU fault: the peers' copy of the 20 s checkpoint serves
+    lost.push_back(rig.traffic->lost(0, 2)); // a cooling loop: only the store's, from 0 s
+  });
+  rig.platform.run_until(sim::to_ticks(100));
+  CHECK(at_risk == std::vector<int>{0, 1});
+  CHECK(lost == std::vector<int>{0, 1});
+  CHECK(rig.traffic->measured(0).drains == 0); // synchronous: nothing drains in the background
+}
