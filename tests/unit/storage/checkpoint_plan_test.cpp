@@ -3,6 +3,8 @@
 
 #include "models/workload/transformer_flops.hpp"
 
+#include "tests/support/failure_modes.hpp"
+
 #include <catch2/catch.hpp>
 
 using namespace dcsim;
@@ -12,19 +14,10 @@ namespace {
 constexpr double GB = 1e9;
 double bytes_per_s(double gbps) { return gbps * 1e9 / 8; }
 
-failure::FailureModeSpec mode(const std::string& name, failure::Domain domain, int unit_kind) {
-  failure::FailureModeSpec m;
-  m.name = name;
-  m.scope_name = name;
-  m.domain = domain;
-  m.unit_kind = unit_kind;
-  return m;
-}
-const failure::FailureModeSpec GPU = mode("gpu", failure::Domain::HARDWARE, static_cast<int>(hardware::Scope::GPU));
-const failure::FailureModeSpec RACK = mode("rack", failure::Domain::HARDWARE, static_cast<int>(hardware::Scope::RACK));
-const failure::FailureModeSpec LINK = mode("link", failure::Domain::FABRIC, 0);
-const failure::FailureModeSpec LOOP =
-    mode("loop", failure::Domain::COOLING, static_cast<int>(cooling::CoolingElement::LOOP));
+const failure::FailureModeSpec& GPU = test::GPU_FAULT;
+const failure::FailureModeSpec& RACK = test::RACK_FAULT;
+const failure::FailureModeSpec& LINK = test::LINK_FAULT;
+const failure::FailureModeSpec& LOOP = test::LOOP_FAULT;
 
 storage::StorageSpec two_tiers() {
   storage::StorageSpec s;
@@ -96,7 +89,7 @@ TEST_CASE("which copies survive which failures", "[unit][storage]") {
   storage::TierSpec nvme{"n", storage::TierKind::LOCAL_NVME, 1, 1, 1, 0, 0};
   storage::TierSpec cache{"c", storage::TierKind::RACK_CACHE, 1, 1, 1, 0, 0};
   storage::TierSpec store{"s", storage::TierKind::OBJECT_STORE, 1, 1, 1, 0, 0};
-  const auto TRAY = mode("tray", failure::Domain::HARDWARE, static_cast<int>(hardware::Scope::TRAY));
+  const auto TRAY = test::failure_mode("tray", failure::Domain::HARDWARE, static_cast<int>(hardware::Scope::TRAY));
   struct Row {
     const storage::TierSpec* tier;
     std::vector<bool> survives; // link, gpu, tray, rack, loop

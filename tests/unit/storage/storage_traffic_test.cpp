@@ -4,6 +4,8 @@
 // (each runs in its own process).
 #include "models/storage/storage_traffic.hpp"
 
+#include "tests/support/failure_modes.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <memory>
@@ -20,19 +22,9 @@ double bytes_per_s(double gbps) {
 }
 constexpr double TICK_S = 1e-6; // flows end on the microsecond clock
 
-failure::FailureModeSpec mode(const std::string& name, failure::Domain domain, int unit_kind) {
-  failure::FailureModeSpec m;
-  m.name = name;
-  m.scope_name = name;
-  m.domain = domain;
-  m.unit_kind = unit_kind;
-  return m;
-}
-const failure::FailureModeSpec LINK = mode("link", failure::Domain::FABRIC, 0);
-const failure::FailureModeSpec GPU =
-    mode("gpu", failure::Domain::HARDWARE, static_cast<int>(hardware::Scope::GPU));
-const failure::FailureModeSpec LOOP =
-    mode("loop", failure::Domain::COOLING, static_cast<int>(cooling::CoolingElement::LOOP));
+const failure::FailureModeSpec& LINK = test::LINK_FAULT;
+const failure::FailureModeSpec& GPU = test::GPU_FAULT;
+const failure::FailureModeSpec& LOOP = test::LOOP_FAULT;
 
 /// Host memory (one peer replica, replicate_gbps per GPU) then a shared object store.
 storage::StorageSpec storage_spec(double uplink_gbps, double store_write_gbps, int peers) {

@@ -1,0 +1,30 @@
+// Test support: failure modes of a few scopes, as the storage tests ask which copies survive them.
+#pragma once
+
+#include "models/cooling/spec.hpp"
+#include "models/failure/spec.hpp"
+#include "models/hardware/spec.hpp"
+
+#include <string>
+
+namespace dcsim::test {
+
+inline failure::FailureModeSpec failure_mode(const std::string& name, failure::Domain domain, int unit_kind) {
+  failure::FailureModeSpec m;
+  m.name = name;
+  m.scope_name = name;
+  m.domain = domain;
+  m.unit_kind = unit_kind;
+  return m;
+}
+
+/// A GPU fault (its node's memory lost), a rack's loss, a fabric link (nothing lost), a cooling loop (many racks).
+inline const failure::FailureModeSpec GPU_FAULT =
+    failure_mode("gpu", failure::Domain::HARDWARE, static_cast<int>(hardware::Scope::GPU));
+inline const failure::FailureModeSpec RACK_FAULT =
+    failure_mode("rack", failure::Domain::HARDWARE, static_cast<int>(hardware::Scope::RACK));
+inline const failure::FailureModeSpec LINK_FAULT = failure_mode("link", failure::Domain::FABRIC, 0);
+inline const failure::FailureModeSpec LOOP_FAULT =
+    failure_mode("loop", failure::Domain::COOLING, static_cast<int>(cooling::CoolingElement::LOOP));
+
+} // namespace dcsim::test
