@@ -124,8 +124,9 @@ void StorageTraffic::store_changed(const std::string& name, bool down) {
 
 int StorageTraffic::lost(int j, int mode) {
   Job& job = jobs_.at(static_cast<std::size_t>(j));
-  if (!job.plan) return 0;
-  const int need = job.plan->need_stages.at(static_cast<std::size_t>(mode));
+  // Causes beyond the scenario's modes (a facility's thermal shutdown) keep every copy, as in the plan.
+  if (!job.plan || mode < 0 || static_cast<std::size_t>(mode) >= job.plan->need_stages.size()) return 0;
+  const int need = job.plan->need_stages[static_cast<std::size_t>(mode)];
   int lost = 0;
   while (!job.records.empty() && job.records.back().stages_done < need) {
     if (job.records.back().serial == job.waiting) job.waiting = 0;
@@ -139,8 +140,9 @@ void StorageTraffic::load(int j, int mode, std::function<void()> done) {
   Job& job = jobs_.at(static_cast<std::size_t>(j));
   if (!job.plan) throw std::logic_error("StorageTraffic::load: the job has no storage tiers");
   const CheckpointPlan& p = *job.plan;
-  const int position = mode >= 0 ? p.restore_tier.at(static_cast<std::size_t>(mode)) : p.planned_tier;
-  const bool node_lost = mode >= 0 ? p.node_lost.at(static_cast<std::size_t>(mode)) : true;
+  const bool known = mode >= 0 && static_cast<std::size_t>(mode) < p.restore_tier.size(); // else: as a planned stop's
+  const int position = known ? p.restore_tier[static_cast<std::size_t>(mode)] : p.planned_tier;
+  const bool node_lost = known ? p.node_lost[static_cast<std::size_t>(mode)] : true;
   read(j, position, node_lost, queue_->now(), std::move(done));
 }
 
