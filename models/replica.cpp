@@ -130,8 +130,8 @@ void Replica::build_domains() {
       health_.repair(gpus);
   };
   const std::vector<std::string> stores = s_->storage ? s_->storage->object_stores() : std::vector<std::string>{};
-  hooks.object_store = [this, stores](int store, bool down) {
-    if (storage_) storage_->store_changed(stores.at(static_cast<std::size_t>(store)), down);
+  hooks.object_store = [this, stores](int store, double bandwidth_frac) {
+    if (storage_) storage_->store_changed(stores.at(static_cast<std::size_t>(store)), bandwidth_frac);
   };
   domains_ = failure::make_failure_domains(s_->hardware, *layout_, world_->fabric() ? &world_->fabric()->state() : nullptr,
                                            s_->cooling ? &*s_->cooling : nullptr, stores, std::move(hooks));

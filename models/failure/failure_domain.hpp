@@ -57,7 +57,8 @@ struct DomainHooks {
   std::function<void(const fabric::Element& e, bool failed, std::vector<int>& cut)> fabric_changed;
   std::function<void(const Failure&)> cooling_strike; ///< a cooling fault, for the facility
   std::function<void(int rack, bool down)> rack_power; ///< a rack lost its power (down) or has it back
-  std::function<void(int store, bool down)> object_store; ///< an object store is out of reach (down) or back
+  /// an object store keeps this share of its bandwidth (0: out of reach, 1: repaired)
+  std::function<void(int store, double bandwidth_frac)> object_store;
 };
 
 /// The scenario's domains, indexed by Domain (null where the scenario has none: no fabric, no cooling).

@@ -182,6 +182,10 @@ const KeyTable& failure_mode_keys() {
                  "running at this share of its bandwidth (software-defined NVLink routing) until a planned "
                  "repair, instead of taking its GPUs down",
                  Bounds{0.0, 1.0, false, true}},
+          KeyDef{"storage_bandwidth_frac", ValueType::NUMBER, "", 0.0,
+                 "object_store faults: > 0 leaves the store this share of its bandwidth until repaired (a "
+                 "degraded store: drains and restores through it slow down) instead of out of reach",
+                 Bounds{0.0, 1.0, false, true}},
       }};
   return table;
 }
@@ -335,6 +339,11 @@ FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_
       if (mode.kind != FaultKind::FAIL_STOP)
         m.problem("nvlink_degraded_frac", "applies only to kind \"fail_stop\"");
     }
+    mode.storage_bandwidth_frac = m.number("storage_bandwidth_frac");
+    if (m.has("storage_bandwidth_frac") && mode.domain != Domain::STORAGE)
+      m.problem("storage_bandwidth_frac", "applies only to scope object_store");
+    if (mode.domain == Domain::STORAGE && mode.kind != FaultKind::FAIL_STOP)
+      m.problem("kind", "object stores fail stop (out of reach, or degraded with storage_bandwidth_frac)");
     if (mode.repair_dist == RepairDist::LOGNORMAL && !m.has("repair_sigma"))
       m.problem_here("repair_dist lognormal needs repair_sigma");
     if (mode.repair_dist != RepairDist::LOGNORMAL && m.has("repair_sigma"))

@@ -97,6 +97,7 @@ struct FailureModeSpec {
   double predicted_frac = 0;        ///< share of failures the RAS engine predicts
   double lead_time_h = 2;           ///< how long before the failure a prediction comes
   double nvlink_degraded_frac = 0;  ///< >0: the rack's NVLink keeps this share instead of going down
+  double storage_bandwidth_frac = 0; ///< object_store: >0 the store keeps this share of its bandwidth (degraded)
 
   /// Whether a failure takes the unit's GPUs down at once (fail-stop or hang of hardware, not an
   /// NVLink degradation).

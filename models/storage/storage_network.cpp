@@ -62,6 +62,8 @@ StorageNetwork::StorageNetwork(sim::Platform& platform,
           TierHosts store;
           store.host = platform.add_host("storage/" + t.name);
           store.link = add_link(platform, "storage/" + t.name, t.write_gbps, t.read_gbps);
+          store.in_bps = sim::gbps_to_bytes_per_s(t.write_gbps);
+          store.out_bps = sim::gbps_to_bytes_per_s(t.read_gbps);
           it = shared_.emplace(t.name, store).first;
         }
         th = it->second;
@@ -129,6 +131,11 @@ std::optional<sim::Platform::DuplexLink> StorageNetwork::store_link(const std::s
   const auto it = shared_.find(name);
   if (it == shared_.end()) return std::nullopt;
   return it->second.link;
+}
+
+std::pair<double, double> StorageNetwork::store_bandwidth(const std::string& name) const {
+  const TierHosts& store = shared_.at(name);
+  return {store.in_bps, store.out_bps};
 }
 
 sim::Platform::DuplexLink StorageNetwork::peers_link(int job, int position) const {

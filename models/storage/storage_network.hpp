@@ -59,6 +59,8 @@ public:
   sim::Platform::DuplexLink peers_link(int job, int position = 0) const;
   /// The shared link of object_store tier `name` (nullopt: no job's chain uses it).
   std::optional<sim::Platform::DuplexLink> store_link(const std::string& name) const;
+  /// The healthy capacities (bytes/s) of object_store tier `name`'s link: into it, out of it.
+  std::pair<double, double> store_bandwidth(const std::string& name) const;
   /// The first and one past the last host index of the storage section.
   std::pair<int, int> hosts() const { return {first_host_, end_host_}; }
 
@@ -67,6 +69,7 @@ private:
     int host = -1;       ///< the tier's copy (its local side)
     int peers_host = -1; ///< host_memory: the copies in peers' memory
     sim::Platform::DuplexLink link, peers;
+    double in_bps = 0, out_bps = 0; ///< object stores: the link's healthy capacities
   };
   struct JobNet {
     const CheckpointPlan* plan = nullptr;

@@ -111,15 +111,20 @@ void StorageTraffic::drain_ended(int j) {
   if (next != 0 && find(job, next)) start_drain(j, next);
 }
 
-void StorageTraffic::store_changed(const std::string& name, bool down) {
-  const auto link = network_->store_link(name);
+void StorageTraffic::store_changed(const std::string& name, double bandwidth_frac) {
+  const bool down = bandwidth_frac <= 0;
   if (down)
     down_stores_.insert(name);
   else
     down_stores_.erase(name);
+  const auto link = network_->store_link(name);
   if (!link) return; // no job's chain reaches it
   platform_->set_link_on(link->up, !down);
   platform_->set_link_on(link->down, !down);
+  if (down) return;
+  const auto [in_bps, out_bps] = network_->store_bandwidth(name);
+  platform_->set_link_bandwidth(link->down, in_bps * bandwidth_frac);
+  platform_->set_link_bandwidth(link->up, out_bps * bandwidth_frac);
 }
 
 int StorageTraffic::lost(int j, int mode) {

@@ -49,8 +49,9 @@ public:
   int lost(int job, int mode);
   void load(int job, int mode, std::function<void()> done);
 
-  /// Object store `name` became unreachable (down: its link turns off, flows through it fail) or is back.
-  void store_changed(const std::string& name, bool down);
+  /// Object store `name` keeps `bandwidth_frac` of its bandwidth from now on: 0 out of reach (its link
+  /// off, flows through it fail), in (0, 1) degraded (flows through it slow down), 1 repaired.
+  void store_changed(const std::string& name, double bandwidth_frac);
 
   struct Measured {
     std::uint64_t drains = 0;  ///< drains that reached the last tier

@@ -298,6 +298,13 @@ TEST_CASE("bad input: checkpoint storage tiers and restarts in parts", "[unit][b
   CHECK(errors_with({storage, R"(failures.modes=[{"name": "s", "scope": "object_store", "rate_per_gpu_day": 0.001}])"}) ==
         "t.json: /failures/modes/0/rate_per_gpu_day: storage elements take mtbf_h (mean time between failures of one "
         "element) (got 0.001)\n");
+  CHECK(errors_with({"failures.modes.0.storage_bandwidth_frac=0.5"}) ==
+        "t.json: /failures/modes/0/storage_bandwidth_frac: applies only to scope object_store (got 0.5)\n");
+  CHECK(errors_with({storage, R"(failures.modes=[{"name": "s", "scope": "object_store", "mtbf_h": 100, "kind": "gray"}])"}) ==
+        "t.json: /failures/modes/0/kind: object stores fail stop (out of reach, or degraded with "
+        "storage_bandwidth_frac) (got \"gray\")\n");
+  CHECK(errors_with({storage, R"(failures.modes=[{"name": "s", "scope": "object_store", "mtbf_h": 100, "storage_bandwidth_frac": 1}])"}) ==
+        "t.json: /failures/modes/0/storage_bandwidth_frac: must be in [0, 1) (got 1)\n");
 }
 
 TEST_CASE("bad input: a job's recovery strategy", "[unit][bad_input]") {

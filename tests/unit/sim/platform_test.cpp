@@ -145,3 +145,31 @@ TEST_CASE("a probe forked while a transfer is in flight measures its own flows; 
   CHECK(std::stod(probed) == Approx(2e9).epsilon(1e-9));
   CHECK(done_at == Approx(5.0).margin(1e-6)); // 4 GB at 1 GB/s from 1 s
 }
+
+TEST_CASE("a link slowed during a transfer slows it; sped up, it never lifts a transfer above its start's rate",
+          "[unit][platform]") {
+  // SimGrid 3.32 (CM02) bounds a flow by the narrowest bandwidth on its route when it starts: later
+  // increases do not lift that bound (docs/architecture.md, SimGrid). 4 GB over a 1 GB/s link from 0 s;
+  // at 1 s the link drops to 0.5 GB/s, at 3 s it is back to 1 GB/s: 1 GB by 1 s, 1 GB more by 3 s, the
+  // last 2 GB by 5 s.
+  Platform p("test");
+  const int a = p.add_host("a"), b = p.add_host("b");
+  const auto l = p.add_duplex_link("ab", 1e9, 0);
+  p.set_router([&](int, int, std::vector<int>& links, double&) { links.push_back(l.up); });
+  p.seal();
+  EventQueue q;
+  p.bind(q);
+  double done_at = -1;
+  q.at(0, [&] { p.transfer(a, b, 4e9, [&](bool ok) { done_at = ok ? to_seconds(q.now()) : -2; }); });
+  q.at(to_ticks(1.0), [&] { p.set_link_bandwidth(l.up, 0.5e9); });
+  q.at(to_ticks(3.0), [&] { p.set_link_bandwidth(l.up, 1e9); });
+  p.run_until(to_ticks(100));
+  CHECK(done_at == Approx(5.0).margin(1e-6));
+  // Started on the slow link (0.5 GB/s), it keeps that rate when the link is sped up at 102 s: 108 s,
+  // not the 105 s a flow free to speed up would take.
+  q.at(to_ticks(100), [&] { p.set_link_bandwidth(l.up, 0.5e9); });
+  q.at(to_ticks(100), [&] { p.transfer(a, b, 4e9, [&](bool ok) { done_at = ok ? to_seconds(q.now()) : -2; }); });
+  q.at(to_ticks(102.0), [&] { p.set_link_bandwidth(l.up, 1e9); });
+  p.run_until(to_ticks(200));
+  CHECK(done_at == Approx(108.0).margin(1e-6));
+}

@@ -184,7 +184,7 @@ TEST_CASE("storage flows: an object store outage stops drains at the tier before
   std::vector<int> lost;
   double loaded = -1;
   rig.queue.at(0, [&] { rig.traffic->snapshot(0, false); }); // drained in full before the outage
-  rig.queue.at(sim::to_ticks(100), [&] { rig.traffic->store_changed("store", true); });
+  rig.queue.at(sim::to_ticks(100), [&] { rig.traffic->store_changed("store", 0); });
   rig.queue.at(sim::to_ticks(200), [&] { rig.traffic->snapshot(0, false); }); // reaches the peers only
   rig.queue.at(sim::to_ticks(300), [&] { rig.traffic->snapshot(0, false); });
   rig.queue.at(sim::to_ticks(400), [&] {
@@ -195,7 +195,7 @@ TEST_CASE("storage flows: an object store outage stops drains at the tier before
     // Its restore reads the store: it fails, and retries every 60 s until the store is back at 500 s.
     rig.traffic->load(0, 2, [&] { loaded = sim::to_seconds(rig.queue.now()); });
   });
-  rig.queue.at(sim::to_ticks(500), [&] { rig.traffic->store_changed("store", false); });
+  rig.queue.at(sim::to_ticks(500), [&] { rig.traffic->store_changed("store", 1); });
   rig.platform.run_until(sim::to_ticks(3600));
   CHECK(lost == std::vector<int>{0, 2});
   CHECK(rig.traffic->measured(0).drains == 1);
@@ -215,7 +215,7 @@ TEST_CASE("storage flows: a synchronous checkpoint written while the object stor
   Rig rig({storage::plan_checkpoint(j, S, s, {LINK, GPU, LOOP}, 8)});
   std::vector<int> at_risk, lost;
   rig.queue.at(0, [&] { at_risk.push_back(rig.traffic->snapshot(0, false)); }); // through both tiers
-  rig.queue.at(sim::to_ticks(10), [&] { rig.traffic->store_changed("store", true); });
+  rig.queue.at(sim::to_ticks(10), [&] { rig.traffic->store_changed("store", 0); });
   rig.queue.at(sim::to_ticks(20), [&] { at_risk.push_back(rig.traffic->snapshot(0, false)); }); // memory and peers
   rig.queue.at(sim::to_ticks(30), [&] {
     lost.push_back(rig.traffic->lost(0, 1)); // a GPU fault: the peers' copy of the 20 s checkpoint serves
@@ -225,4 +225,22 @@ TEST_CASE("storage flows: a synchronous checkpoint written while the object stor
   CHECK(at_risk == std::vector<int>{0, 1});
   CHECK(lost == std::vector<int>{0, 1});
   CHECK(rig.traffic->measured(0).drains == 0); // synchronous: nothing drains in the background
+}
+
+TEST_CASE("storage flows: a degraded object store slows the flows through it to its remaining share", "[unit][storage]") {
+  const double S = 1000 * GB;
+  const auto s = storage_spec(8000, 1000, 0); // healthy: S / (1,000 Gb/s) = 8 s into the store
+  Rig rig({plan(s, 512, 8, S)});
+  rig.queue.at(0, [&] { rig.traffic->store_changed("store", 0.25); });
+  rig.queue.at(sim::to_ticks(1), [&] { rig.traffic->snapshot(0, false); });  // at a quarter: 32 s
+  rig.queue.at(sim::to_ticks(40), [&] { rig.traffic->store_changed("store", 1); });
+  rig.queue.at(sim::to_ticks(50), [&] { rig.traffic->snapshot(0, false); }); // repaired: 8 s
+  std::vector<double> drains;
+  rig.queue.at(sim::to_ticks(45), [&] { drains.push_back(rig.traffic->measured(0).drain_s_max); });
+  rig.platform.run_until(sim::to_ticks(3600));
+  const auto& m = rig.traffic->measured(0);
+  REQUIRE(drains.size() == 1);
+  CHECK(drains[0] == Approx(4 * S / bytes_per_s(1000)).margin(TICK_S));
+  CHECK(m.drains == 2);
+  CHECK(m.drain_s_sum - drains[0] == Approx(S / bytes_per_s(1000)).margin(TICK_S));
 }
