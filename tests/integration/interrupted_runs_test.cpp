@@ -28,12 +28,9 @@ using test::dcsim_binary;
 using test::read_text;
 using test::run_shell;
 using test::shell_quote;
+using test::source_path;
 
 namespace {
-
-std::string source(const std::string& relative) {
-  return std::string(DCSIM_SOURCE_DIR) + "/" + relative;
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -41,7 +38,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 /// A small, fast run: default.json, 4 replicas of 4,000 h on 2 processes (~0.3 s).
 std::vector<std::string> run_args(const fs::path& out, int seed) {
-  return {"run",  source("scenarios/default.json"), "--replicas", "4", "--set", "duration_h=4000", "-j", "2", "-q",
+  return {"run",  source_path("scenarios/default.json"), "--replicas", "4", "--set", "duration_h=4000", "-j", "2", "-q",
           "--seed", std::to_string(seed), "--force", "--out", out.string()};
 }
 
@@ -120,7 +117,7 @@ TEST_CASE("a run whose failure rate stops simulated time exits 3 within seconds,
   const std::string absurd = "--set failures.modes.2.rate_per_gpu_day=1e6 --replicas 2 -j 2";
   const auto t0 = std::chrono::steady_clock::now();
   const auto run = run_shell(fmt::format("{} run {} {} --out {} 2>&1", dcsim_binary(),
-                                         shell_quote(source("scenarios/default.json")), absurd,
+                                         shell_quote(source_path("scenarios/default.json")), absurd,
                                          shell_quote((dir / "run").string())));
   const double elapsed_s = seconds_since(t0);
   INFO(run.output);
@@ -135,7 +132,7 @@ TEST_CASE("a run whose failure rate stops simulated time exits 3 within seconds,
   // In a sweep: the point that cannot progress is named; exit 3 as well.
   const auto sweep = run_shell(fmt::format("{} sweep {} --vary failures.modes.2.rate_per_gpu_day=7.1e-5,1e6 "
                                            "--replicas 1 -j 2 -q --out {} 2>&1",
-                                           dcsim_binary(), shell_quote(source("scenarios/default.json")),
+                                           dcsim_binary(), shell_quote(source_path("scenarios/default.json")),
                                            shell_quote((dir / "sweep").string())));
   INFO(sweep.output);
   CHECK(sweep.exit_code == 3);
@@ -255,7 +252,7 @@ TEST_CASE("SIGTERM and SIGINT leave no temporary folder behind (run and sweep)",
     CHECK(entries(tmp, "").empty());
   };
   // dcsim run: 8 replicas of 20,000 h (several seconds), interrupted once its replicas run.
-  const std::vector<std::string> run = {"run", source("scenarios/default.json"), "--replicas", "8", "--set",
+  const std::vector<std::string> run = {"run", source_path("scenarios/default.json"), "--replicas", "8", "--set",
                                         "duration_h=20000", "-j", "2", "-q", "--out", (dir / "out" / "run").string()};
   interrupt_when_busy(run, SIGTERM, 1);
   CHECK(entries(dir / "out", "").empty()); // no output folder, no temporary one
@@ -263,7 +260,7 @@ TEST_CASE("SIGTERM and SIGINT leave no temporary folder behind (run and sweep)",
   CHECK(entries(dir / "out", "").empty());
   // dcsim sweep: two points at once, each running its replicas in its own children: three TMPDIR folders
   // (the sweep's and one per point), all removed.
-  const std::vector<std::string> sweep = {"sweep", source("scenarios/default.json"), "--vary",
+  const std::vector<std::string> sweep = {"sweep", source_path("scenarios/default.json"), "--vary",
                                           "operations.spare_racks=0,2", "--replicas", "4", "--set",
                                           "duration_h=20000", "-j", "2", "-q", "--out", (dir / "sweep").string()};
   interrupt_when_busy(sweep, SIGTERM, 3);
@@ -275,7 +272,7 @@ TEST_CASE("an output folder that cannot be written is reported before anything i
   // default.json as it is (10 replicas of two weeks) takes about a second or more; the error comes first.
   const fs::path dir = test::fresh_test_dir("unwritable");
   { std::ofstream(dir / "a-file") << "not a folder\n"; }
-  const std::string scenario = shell_quote(source("scenarios/default.json"));
+  const std::string scenario = shell_quote(source_path("scenarios/default.json"));
   auto timed = [](const std::string& command, double& elapsed_s) {
     const auto t0 = std::chrono::steady_clock::now();
     auto r = run_shell(command);

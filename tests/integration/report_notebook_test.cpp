@@ -25,17 +25,14 @@ using test::dcsim_binary;
 using test::read_text;
 using test::run_shell;
 using test::shell_quote;
+using test::source_path;
 
 namespace {
-
-std::string source(const std::string& relative) {
-  return std::string(DCSIM_SOURCE_DIR) + "/" + relative;
-}
 
 /// scenarios/default.json, 4 replicas; `options` adds dcsim run options (e.g. --set cost={}).
 void run_default(const fs::path& out, const std::string& options = "") {
   const auto r = run_shell(fmt::format("{} run {} -q -j 2 --replicas 4 --out {} {} 2>&1", dcsim_binary(),
-                                       shell_quote(source("scenarios/default.json")),
+                                       shell_quote(source_path("scenarios/default.json")),
                                        shell_quote(out.string()), options));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -121,7 +118,7 @@ Pixels chart_pixels(const fs::path& dir, const std::string& page_html, const std
                                                                         shell_quote("file://" + page.string()))) +
                            " 2>/dev/null");
   REQUIRE(s.exit_code == 0);
-  const auto r = run_shell(fmt::format("python3 {} {}", shell_quote(source("tests/integration/png_pixels.py")),
+  const auto r = run_shell(fmt::format("python3 {} {}", shell_quote(source_path("tests/integration/png_pixels.py")),
                                        shell_quote(shot.string())));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -351,7 +348,7 @@ TEST_CASE("sweep report and compare page in headless chromium: charts drawn, err
   const fs::path sweep = dir / "sweep";
   // scenarios/restart-checkpoint-sweep.json: 3 restart times × 3 checkpoint policies = 9 points, 3 replicas.
   auto r = run_shell(fmt::format("{} sweep {} --set replicas=3 -j 2 -q --out {} 2>&1", dcsim_binary(),
-                                 shell_quote(source("scenarios/restart-checkpoint-sweep.json")),
+                                 shell_quote(source_path("scenarios/restart-checkpoint-sweep.json")),
                                  shell_quote(sweep.string())));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -426,7 +423,7 @@ TEST_CASE("sweep report lists the points --skip-invalid skipped, and a Pareto fr
   // With a cost block (defaults): cost metrics, so a second Pareto front, against cost_total_usd.
   auto r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 --set 'cost={{}}' "
                                  "-j 2 -q --out {} 2>&1",
-                                 dcsim_binary(), shell_quote(source("scenarios/default.json")), shell_quote(sweep.string())));
+                                 dcsim_binary(), shell_quote(source_path("scenarios/default.json")), shell_quote(sweep.string())));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   r = run_shell(fmt::format("{} report {} --metric goodput_frac --metric interruptions 2>&1", dcsim_binary(),
@@ -456,7 +453,7 @@ TEST_CASE("sweep report lists the points --skip-invalid skipped, and a Pareto fr
   // Running the sweep again removes the report of the earlier sweep.csv.
   REQUIRE(fs::exists(sweep / "report.html"));
   r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 --set 'cost={{}}' -j 2 -q --out {} 2>&1",
-                            dcsim_binary(), shell_quote(source("scenarios/default.json")), shell_quote(sweep.string())));
+                            dcsim_binary(), shell_quote(source_path("scenarios/default.json")), shell_quote(sweep.string())));
   CHECK(r.exit_code == 0);
   CHECK_FALSE(fs::exists(sweep / "report.html"));
   REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(sweep.string()))).exit_code == 0);
@@ -472,7 +469,7 @@ TEST_CASE("sweep report: keys zipped together make no series of each other", "[s
   // restart_s and repair_crews vary together (2 values), checkpoint interval across them: 4 points.
   auto r = run_shell(fmt::format("{} sweep {} --zip operations.restart_s=120,1800 --zip operations.repair_crews=2,4 "
                                  "--vary jobs.0.checkpoint.interval_s=auto,7200 --set replicas=2 -j 2 -q --out {} 2>&1",
-                                 dcsim_binary(), shell_quote(source("scenarios/default.json")), shell_quote(sweep.string())));
+                                 dcsim_binary(), shell_quote(source_path("scenarios/default.json")), shell_quote(sweep.string())));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   REQUIRE(run_shell(fmt::format("{} report {}", dcsim_binary(), shell_quote(sweep.string()))).exit_code == 0);
@@ -507,7 +504,7 @@ ExecutedNotebook execute_notebook(const fs::path& dir, const std::string& name, 
                                        "/usr/bin/jupyter nbconvert --to notebook --execute "
                                        "--ExecutePreprocessor.timeout=300 --output {} {} 2>&1",
                                        shell_quote(dir.string()), env, shell_quote(executed.string()),
-                                       shell_quote(source("tools/notebooks/" + name + ".ipynb"))));
+                                       shell_quote(source_path("tools/notebooks/" + name + ".ipynb"))));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   WARN(fmt::format("notebook {} executed in {:.1f} s", name,
@@ -545,7 +542,7 @@ TEST_CASE("the sweep notebook executes headless on a fresh sweep (jupyter nbconv
   const fs::path dir = test::fresh_test_dir("sweep-notebook");
   // restart-checkpoint-sweep.json: 3 restart times x 3 checkpoint intervals, 3 replicas each.
   const auto s = run_shell(fmt::format("{} sweep {} -q -j 2 --replicas 3 --out {} 2>&1", dcsim_binary(),
-                                       shell_quote(source("scenarios/restart-checkpoint-sweep.json")),
+                                       shell_quote(source_path("scenarios/restart-checkpoint-sweep.json")),
                                        shell_quote((dir / "rcs").string())));
   INFO(s.output);
   REQUIRE(s.exit_code == 0);
@@ -563,7 +560,7 @@ TEST_CASE("report splits a restart in parts in the GPU-time waterfall", "[scenar
   const fs::path dir = test::fresh_test_dir("report-restart-parts");
   const fs::path run = dir / "run";
   auto r = run_shell(fmt::format("{} run {} --replicas 2 -j 2 -q --out {} 2>&1", dcsim_binary(),
-                                 shell_quote(source("scenarios/recovery-tiers.json")), shell_quote(run.string())));
+                                 shell_quote(source_path("scenarios/recovery-tiers.json")), shell_quote(run.string())));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   r = run_shell(fmt::format("{} report {} 2>&1", dcsim_binary(), shell_quote(run.string())));

@@ -15,18 +15,15 @@ using test::dcsim_binary;
 using test::read_text;
 using test::run_shell;
 using test::shell_quote;
+using test::source_path;
 
 namespace {
-
-std::string source(const std::string& relative) {
-  return std::string(DCSIM_SOURCE_DIR) + "/" + relative;
-}
 
 // 2 × 4 = 8 points of 2 replicas over 300 simulated hours (well under a second each).
 const std::string SWEEP_ARGS =
     fmt::format("{} --vary operations.spare_racks=0,1 --vary hardware.rack.spare_gpus=0,2,4,6 --replicas 2 "
                 "--set duration_h=300",
-                shell_quote(source("scenarios/default.json")));
+                shell_quote(source_path("scenarios/default.json")));
 
 std::string sweep(const fs::path& out, const std::string& extra) {
   return fmt::format("{} sweep {} -j 2 -q --out {} {} 2>&1", dcsim_binary(), SWEEP_ARGS,
@@ -99,7 +96,7 @@ TEST_CASE("tools/slurm-sweep --dry-run: an array of N shard tasks and a merge af
   const auto r = run_shell(fmt::format(
       "cd {} && {} --shards 4 --out {} --partition gpu --account planning --time 02:00:00 --cpus-per-task 2 "
       "--dcsim {} --dry-run -- {} 2>&1",
-      shell_quote(dir.string()), shell_quote(source("tools/slurm-sweep")), shell_quote(out.string()),
+      shell_quote(dir.string()), shell_quote(source_path("tools/slurm-sweep")), shell_quote(out.string()),
       dcsim_binary(), SWEEP_ARGS)); // dcsim_binary() is quoted already
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -143,14 +140,14 @@ TEST_CASE("tools/slurm-sweep --dry-run: an array of N shard tasks and a merge af
 
   const auto usage =
       run_shell(fmt::format("{} --shards 4 --out {} --dry-run -- {} --shard 1/2 2>&1",
-                            shell_quote(source("tools/slurm-sweep")), shell_quote(out.string()), SWEEP_ARGS));
+                            shell_quote(source_path("tools/slurm-sweep")), shell_quote(out.string()), SWEEP_ARGS));
   CHECK(usage.exit_code == 2);
   CHECK(usage.output == "slurm-sweep: --shard: set by slurm-sweep; remove it after --\n");
 }
 
 TEST_CASE("sweep --zip: keys varied together; unequal lengths are an error", "[scenario][workflow][sweep]") {
   const fs::path dir = test::fresh_test_dir("sweep-zip");
-  const std::string scenario = shell_quote(source("scenarios/default.json"));
+  const std::string scenario = shell_quote(source_path("scenarios/default.json"));
   const auto bad =
       run_shell(fmt::format("{} sweep {} --zip operations.spare_racks=0,1,2 --zip seed=1,2 --out {} 2>&1",
                             dcsim_binary(), scenario, shell_quote((dir / "bad").string())));
@@ -179,7 +176,7 @@ TEST_CASE("sweep --zip: keys varied together; unequal lengths are an error", "[s
 TEST_CASE("sweep --skip-invalid: bad points reported as without it, the others run, sweep.csv lists them",
           "[scenario][workflow][sweep]") {
   const fs::path dir = test::fresh_test_dir("sweep-skip-invalid");
-  const std::string file = source("scenarios/default.json");
+  const std::string file = source_path("scenarios/default.json");
   auto sweep_with = [&](const std::string& racks, const fs::path& out) {
     return run_shell(fmt::format("{} sweep {} --vary operations.spare_racks={} --vary seed=1,2 --replicas 2 "
                                  "--set duration_h=100 -j 2 -q --skip-invalid --out {} 2>&1",

@@ -29,18 +29,15 @@ using test::dcsim_binary;
 using test::read_text;
 using test::run_shell;
 using test::shell_quote;
+using test::source_path;
 
 extern char** environ;
 
 namespace {
 
-std::string source(const std::string& relative) {
-  return std::string(DCSIM_SOURCE_DIR) + "/" + relative;
-}
-
 // 2 × 3 points of 4 replicas; 2,000 simulated hours make a point last ~0.3 s on one core, so a kill
 // lands in the middle of the sweep.
-const std::vector<std::string> SWEEP_ARGS = {"sweep",      source("scenarios/default.json"),
+const std::vector<std::string> SWEEP_ARGS = {"sweep",      source_path("scenarios/default.json"),
                                              "--vary",     "operations.spare_racks=0,2",
                                              "--vary",     "hardware.rack.spare_gpus=0,4,8",
                                              "--replicas", "4",
@@ -159,9 +156,9 @@ TEST_CASE("a sweep with one bad point reports it and runs nothing", "[scenario][
   const fs::path dir = test::fresh_test_dir("sweep-bad-point");
   const auto r = run_shell(fmt::format(
       "{} sweep {} --vary operations.spare_racks=1,17 --vary seed=1,2 --out {} 2>&1", dcsim_binary(),
-      shell_quote(source("scenarios/default.json")), shell_quote((dir / "out").string())));
+      shell_quote(source_path("scenarios/default.json")), shell_quote((dir / "out").string())));
   CHECK(r.exit_code == 2);
-  const std::string file = source("scenarios/default.json");
+  const std::string file = source_path("scenarios/default.json");
   for (int point : {2, 3})
     CHECK(r.output.find(
               fmt::format("{} (sweep point {}: operations.spare_racks=17, seed={}): /jobs/0/gpus: needs 16 "
@@ -176,7 +173,7 @@ TEST_CASE("compare: exit 1 on a significantly worse goodput, 0 on a re-run with 
   const fs::path dir = test::fresh_test_dir("compare");
   auto run = [&](const std::string& name, const std::string& args) {
     const auto r = run_shell(fmt::format("{} run {} -q -j 2 --out {} {} 2>&1", dcsim_binary(),
-                                         shell_quote(source("scenarios/default.json")),
+                                         shell_quote(source_path("scenarios/default.json")),
                                          shell_quote((dir / name).string()), args));
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
@@ -224,7 +221,7 @@ TEST_CASE("compare: runs sharing their seed are tested paired; gates; exact mode
   const fs::path dir = test::fresh_test_dir("compare-paired");
   auto run = [&](const std::string& name, const std::string& args) {
     const auto r = run_shell(fmt::format("{} run {} -q -j 2 --replicas 3 --out {} {} 2>&1", dcsim_binary(),
-                                         shell_quote(source("scenarios/default.json")),
+                                         shell_quote(source_path("scenarios/default.json")),
                                          shell_quote((dir / name).string()), args));
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
@@ -298,7 +295,7 @@ TEST_CASE("run: run.json records provenance; an earlier run is replaced only wit
   const fs::path dir = test::fresh_test_dir("provenance");
   const fs::path out = dir / "out";
   const std::string cmd = fmt::format("{} run {} -q -j 2 --replicas 2 --seed 3 --out {}", dcsim_binary(),
-                                      shell_quote(source("scenarios/default.json")), shell_quote(out.string()));
+                                      shell_quote(source_path("scenarios/default.json")), shell_quote(out.string()));
   REQUIRE(run_shell(cmd).exit_code == 0);
   const auto run = nlohmann::json::parse(read_text(out / "run.json"));
   CHECK(run.at("seed") == 3);
@@ -330,7 +327,7 @@ struct GoldenCase {
 /// tests/golden/cases.txt: NAME SCENARIO ARGS... per line, # comments.
 std::vector<GoldenCase> golden_cases() {
   std::vector<GoldenCase> out;
-  std::istringstream cases(read_text(source("tests/golden/cases.txt")));
+  std::istringstream cases(read_text(source_path("tests/golden/cases.txt")));
   std::string line;
   while (std::getline(cases, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -371,10 +368,10 @@ TEST_CASE("golden outputs: a fresh run of each reference case is byte-identical 
   int checked = 0;
   for (const auto& c : golden_cases()) {
     INFO(c.name);
-    const fs::path golden = source("tests/golden/" + c.name);
+    const fs::path golden = source_path("tests/golden/" + c.name);
     const auto run =
         run_shell(fmt::format("{} run {} -q -j 2 --out {}{} 2>&1", dcsim_binary(),
-                              shell_quote(source(c.scenario)), shell_quote((dir / c.name).string()), c.args));
+                              shell_quote(source_path(c.scenario)), shell_quote((dir / c.name).string()), c.args));
     if (run.exit_code != 0) FAIL("dcsim run exited with " << run.exit_code << ":\n" << run.output);
     for (const char* file : {"summary.csv", "replicas.csv", "scenario.json"}) {
       INFO(file);
@@ -396,7 +393,7 @@ TEST_CASE("golden outputs exercise every metric of replicas.csv with a non-zero 
   std::map<std::string, std::vector<std::string>> covered_by; // metric -> golden cases
   std::vector<std::string> columns;
   for (const auto& c : golden_cases()) {
-    const auto csv = sim::read_csv_file(source("tests/golden/" + c.name + "/replicas.csv"));
+    const auto csv = sim::read_csv_file(source_path("tests/golden/" + c.name + "/replicas.csv"));
     if (columns.empty()) columns = csv.header;
     INFO(c.name);
     CHECK(csv.header == columns); // every golden has the same, current columns
@@ -425,7 +422,7 @@ TEST_CASE("every scenario under scenarios/ validates against `dcsim schema` (pyt
   // Scenarios allow // comments: strip them with dcsim's own parser, then hand plain JSON to the checker.
   std::string files;
   int scenarios = 0;
-  for (const auto& e : fs::directory_iterator(source("scenarios"))) {
+  for (const auto& e : fs::directory_iterator(source_path("scenarios"))) {
     if (e.path().extension() != ".json") continue;
     sim::Problems problems;
     const auto doc = sim::parse_json_text(read_text(e.path()), problems);
@@ -438,7 +435,7 @@ TEST_CASE("every scenario under scenarios/ validates against `dcsim schema` (pyt
   // A document with a typo, a bound and an enum violation must fail: the check can fail.
   std::ofstream(dir / "bad.json") << R"({"cluster": {"racks": 0}, "hardware": {"rack": {"kind": "dgx"}},
                                          "jobs": [{"name": "x", "gpus": 8, "tpyo": 1}]})";
-  const std::string checker = source("tests/integration/check_json_schema.py");
+  const std::string checker = source_path("tests/integration/check_json_schema.py");
   const auto good = run_shell(fmt::format("/usr/bin/python3 {} {}{} 2>&1", shell_quote(checker),
                                           shell_quote((dir / "schema.json").string()), files));
   INFO(good.output);
@@ -456,7 +453,7 @@ TEST_CASE("every scenario under scenarios/ validates against `dcsim schema` (pyt
 
 TEST_CASE("run --ci-target adds replicas until every job's goodput interval is narrow enough", "[scenario][workflow]") {
   const fs::path dir = test::fresh_test_dir("ci-target");
-  const std::string scenario = shell_quote(source("scenarios/default.json"));
+  const std::string scenario = shell_quote(source_path("scenarios/default.json"));
   // default.json's 10 replicas give a half-width of ~0.0033 on pretrain's goodput: 0.002 needs more.
   const auto r = run_shell(fmt::format("{} run {} --ci-target 0.002 -j 2 --out {} 2>&1", dcsim_binary(), scenario,
                                        shell_quote((dir / "a").string())));

@@ -32,6 +32,8 @@ std::string shell_quote(const std::string& word) {
   return out + "'";
 }
 
+std::string source_path(const std::string& relative) { return std::string(DCSIM_SOURCE_DIR) + "/" + relative; }
+
 std::string dcsim_binary() {
 #ifdef DCSIM_BINARY
   return shell_quote(DCSIM_BINARY);

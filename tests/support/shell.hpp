@@ -19,5 +19,7 @@ std::string dcsim_binary();
 /// A fresh, empty directory for one test's files under the build tree (DCSIM_TEST_OUTPUT_DIR/name).
 std::filesystem::path fresh_test_dir(const std::string& name);
 std::string read_text(const std::filesystem::path& path);
+/// A path under the source tree (e.g. "scenarios/default.json").
+std::string source_path(const std::string& relative);
 
 } // namespace dcsim::test
