@@ -763,8 +763,11 @@ void Facility::finish(sim::Tick end, ledger::ReplicaResult& result) {
   capped_gpus_.advance(end);
   result.energy_j = total_.energy_j();
   result.peak_power_w = total_.peak_w();
-  for (std::size_t j = 0; j < result.jobs.size() && j < job_energy_.size(); ++j)
-    result.jobs[j].energy_j = job_energy_[j].energy_j();
+  // result.jobs holds the training jobs only, in scenario order; job_energy_ every workload.
+  std::size_t k = 0;
+  for (int j = 0; j < workloads_->size(); ++j)
+    if (workloads_->training(j) && k < result.jobs.size())
+      result.jobs[k++].energy_j = job_energy_[static_cast<std::size_t>(j)].energy_j();
   result.cooling_isolated_gpu_h = cooling_ ? isolated_gpus_.energy_j() / sim::S_PER_H : NaN;
   result.throttled_gpu_h = cooling_ ? throttled_gpus_.energy_j() / sim::S_PER_H : NaN;
   result.power_capped_gpu_h =

@@ -261,3 +261,33 @@ TEST_CASE("jobs arriving at the same date are scheduled together, by priority", 
   CHECK(metric(r, "low", "queue_h") == Approx(7830.0 / 3600).epsilon(1e-12));
   CHECK(job_named(r, "low").reallocations == 0);
 }
+
+TEST_CASE("energy: a training job's energy is its own when an inference service is listed before it",
+          "[scenario][sched][inference][power]") {
+  // 4 GB200 racks (72 GPUs each, 64 usable), no failures, 24 h. A fixed service (no SUNK) holds 128 GPUs
+  // and a training job 128 GPUs, both from t = 0 to the end. With P_idle the idle GPU power, P_busy(1) a
+  // busy GPU's, P_base the rack base power (models/facility.hpp):
+  //   E_train = 128·(P_idle + P_base/72)·T + 128·(P_busy(1) − P_idle)·(T − restart_s)
+  // (the job restarts for 600 s before it trains; its checkpoint writes count as training), while the
+  // service never trains: E_chat = 128·(P_idle + P_base/72)·T. The job's energy must not depend on where
+  // the service is listed (it took the service's while the service came first).
+  const std::string chat = R"({ "name": "chat", "kind": "inference", "gpus": 128, "tokens_per_s_per_gpu": 1000,
+      "demand_tokens_per_s": 64000, "sunk": false })";
+  const std::string train = R"({ "name": "train", "gpus": 128, "step_time_s": 1, "model_flops_per_step": 1e15,
+      "checkpoint": { "interval_s": 1800, "write_s": 30 } })";
+  const Scenario first = sched_scenario(4, 24, "[" + chat + ", " + train + "]");
+  const Scenario last = sched_scenario(4, 24, "[" + train + ", " + chat + "]");
+  const auto results = test::simulate_all({first, last});
+  const auto& r_first = results[0].at(0);
+  const auto& r_last = results[1].at(0);
+  const hardware::GpuPowerCurve gpu = first.power.gpu_curve(first.hardware.gpu);
+  const double t_s = 24 * 3600.0;
+  const double per_gpu_w = gpu.idle_w() + first.power.rack_base_kw * 1000 / 72;
+  const double e_train = 128 * per_gpu_w * t_s + 128 * (gpu.busy_w(1.0) - gpu.idle_w()) * (t_s - 600);
+  REQUIRE(r_first.jobs.size() == 1);
+  REQUIRE(r_last.jobs.size() == 1);
+  CHECK(r_first.jobs[0].energy_j == Approx(e_train).epsilon(1e-12));
+  CHECK(r_last.jobs[0].energy_j == Approx(e_train).epsilon(1e-12));
+  // The service's energy is not the job's: it never trains.
+  CHECK(e_train - 128 * per_gpu_w * t_s > 1e9);
+}
