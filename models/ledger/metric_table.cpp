@@ -235,7 +235,7 @@ std::vector<MetricDef> cluster_metrics() {
 
 std::vector<MetricDef> facility_metrics() {
   return {
-      // Energy, cooling and power (computed from what models/facility.cpp's finish() records).
+      // Energy, cooling and power (computed from what models/facility/facility_power.cpp's finish() records).
       {"energy_mwh", "MWh", S::CLUSTER, B::NONE, "Facility IT energy over the run", {}},
       {"mean_power_kw", "kW", S::CLUSTER, B::NONE, "Facility IT energy over the run's duration", {}},
       {"peak_power_kw", "kW", S::CLUSTER, B::LOWER, "Highest facility IT power", {}},

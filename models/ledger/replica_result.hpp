@@ -14,7 +14,7 @@
 //   group_drops              = failures that dropped replica groups of an ft_dp job (not interruptions;
 //                              models/workload/training_job.hpp)
 //   ledger_<state>_gpu_h     = job GPUs × time in the state (cluster: summed, plus idle/repair/spare)
-// Energy (models/facility.hpp; power always accounted, models/power/spec.hpp):
+// Energy (models/facility/facility_power.hpp; power always accounted, models/power/spec.hpp):
 //   energy_kwh (job)                 = ∫ power of the GPUs the job holds (+ their share of rack base power)
 //   energy_mwh, mean_power_kw, peak_power_kw (cluster) = ∫ facility IT power, its mean and peak
 //   energy_per_token_j               = energy ÷ retained tokens (tokens of productive steps; cluster: of
