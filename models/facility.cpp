@@ -40,10 +40,11 @@ Facility::Facility(const Scenario& scenario, const hardware::Layout& layout, fai
   facility::FacilityPower::Hooks power_hooks{std::move(hooks.clocks_changed),
                                              [this](int j) { workloads_->training(j)->hold(); },
                                              [this](int j) { workloads_->training(j)->unhold(); }};
-  power_ = std::make_unique<facility::FacilityPower>(scenario.power, scenario.hardware, layout.racks(),
-                                                     layout.gpus_per_rack(), std::move(shapes), placement,
-                                                     rack_grouping, *service_, queue, log, std::move(power_hooks));
-  if (plant_) racky_ = std::make_unique<facility::RackyTelemetry>(*plant_, *power_, *service_, layout, queue, log);
+  power_ = std::make_unique<facility::FacilityPower>(
+      scenario.power, scenario.hardware, layout.racks(), layout.gpus_per_rack(), std::move(shapes), placement,
+      rack_grouping, *service_, queue, log, std::move(power_hooks));
+  if (plant_)
+    racky_ = std::make_unique<facility::RackyTelemetry>(*plant_, *power_, *service_, layout, queue, log);
 }
 
 Facility::~Facility() = default;
@@ -55,10 +56,9 @@ void Facility::start() {
   const sim::Tick output_every = sim::to_ticks(s_->output.timeseries_interval_s);
   if (plant_) {
     plant_->start(thermal_cause());
-    const std::size_t others =
-        output_every > 0 ? (10 + 2 * static_cast<std::size_t>(workloads_->size())) *
-                               static_cast<std::size_t>(end / output_every + 1)
-                         : 0;
+    const std::size_t others = output_every > 0 ? (10 + 2 * static_cast<std::size_t>(workloads_->size())) *
+                                                      static_cast<std::size_t>(end / output_every + 1)
+                                                : 0;
     racky_->start(end, others);
   }
   power_->schedule_grid_events();
@@ -67,7 +67,9 @@ void Facility::start() {
   power_->touch();
 }
 
-void Facility::on_owner_change(int gpu, int from, int to) { power_->owner_changed(health_->up(gpu), from, to); }
+void Facility::on_owner_change(int gpu, int from, int to) {
+  power_->owner_changed(health_->up(gpu), from, to);
+}
 
 void Facility::on_health_change(int gpu, bool up) {
   power_->health_changed(layout_->rack_of(gpu), placement_->owner(gpu), up);
@@ -149,7 +151,9 @@ ops::Rlcc::Workflow Facility::repair_workflow(const failure::Failure& f) {
     w.component = cooling::cooling_unit_name(*s_->cooling, m.cooling_element(), f.unit,
                                              [this](int rack) { return layout_->rack_name(rack); });
     w.scope = "pump";
-    w.done = [this, f, pumps] { plant_->pump(f.unit / pumps, f.unit % pumps, /*failed=*/false, thermal_cause()); };
+    w.done = [this, f, pumps] {
+      plant_->pump(f.unit / pumps, f.unit % pumps, /*failed=*/false, thermal_cause());
+    };
     break;
   }
   case cooling::CoolingElement::LOOP:

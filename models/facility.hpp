@@ -31,12 +31,12 @@
 #include "models/facility/racky_telemetry.hpp"
 #include "models/failure/gpu_health.hpp"
 #include "models/failure/injector.hpp"
+#include "models/hardware/placement_index.hpp"
 #include "models/ledger/replica_result.hpp"
 #include "models/ops/mission_control.hpp"
 #include "models/ops/rlcc.hpp"
 #include "models/scenario.hpp"
 #include "models/sched/allocator.hpp"
-#include "models/hardware/placement_index.hpp"
 #include "models/workload/workload.hpp"
 #include "sim/event_log.hpp"
 #include "sim/event_queue.hpp"
@@ -51,7 +51,7 @@ namespace dcsim {
 class Facility final : public ops::CoolingWorks {
 public:
   struct Hooks {
-    std::function<void()> clocks_changed; ///< some job_clock() changed
+    std::function<void()> clocks_changed;   ///< some job_clock() changed
     std::function<void()> capacity_changed; ///< GPUs came back (jobs waiting may restart)
   };
 
@@ -70,7 +70,7 @@ public:
   void start();
 
   // Inputs from the composition.
-  void on_failure(const failure::Failure& f); ///< a cooling mode struck: its physics
+  void on_failure(const failure::Failure& f);      ///< a cooling mode struck: its physics
   void on_owner_change(int gpu, int from, int to); ///< after the placement index counted it
   void on_health_change(int gpu, bool up);
   void on_training_changed(int job, bool training) { power_->set_training(job, training); }
@@ -80,7 +80,9 @@ public:
   double job_clock(int job) const { return power_->job_clock(job); }
 
   /// Closes the meters at `end` and writes energy and the cooling and power metrics into `result`.
-  void finish(sim::Tick end, ledger::ReplicaResult& result) { power_->finish(end, plant_ != nullptr, result); }
+  void finish(sim::Tick end, ledger::ReplicaResult& result) {
+    power_->finish(end, plant_ != nullptr, result);
+  }
 
   // ops::CoolingWorks: the physical side of cooling repairs, for Mission Control.
   bool ends_by_itself(const failure::Failure& f) const override;

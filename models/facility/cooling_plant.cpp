@@ -128,7 +128,8 @@ void CoolingPlant::resolve(const std::vector<int>& racks, int cause) {
     } else {
       throttled_.erase(r);
       if (--loop_throttled_[loop] == 0 && log_->enabled())
-        log_->add({queue_->now(), "throttling_end", loops_.loop_name(static_cast<int>(loop)), "loop", "", ""});
+        log_->add(
+            {queue_->now(), "throttling_end", loops_.loop_name(static_cast<int>(loop)), "loop", "", ""});
     }
   }
   if (resolved_) resolved_(racks, cause);

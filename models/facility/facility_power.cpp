@@ -15,10 +15,12 @@ constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 FacilityPower::FacilityPower(const power::PowerSpec& power, const hardware::HardwareSpec& hardware, int racks,
                              int gpus_per_rack, std::vector<WorkloadShape> workloads,
                              const hardware::PlacementIndex& placement, int rack_grouping,
-                             const RackView& racks_view, sim::EventQueue& queue, sim::EventLog& log, Hooks hooks)
-    : power_(&power), hardware_(&hardware), gpu_(power.gpu_curve(hardware.gpu)), base_w_(power.rack_base_kw * W_PER_KW),
-      racks_(racks), gpus_per_rack_(gpus_per_rack), workloads_(std::move(workloads)), placement_(&placement),
-      rack_grouping_(rack_grouping), view_(&racks_view), queue_(&queue), log_(&log), hooks_(std::move(hooks)) {
+                             const RackView& racks_view, sim::EventQueue& queue, sim::EventLog& log,
+                             Hooks hooks)
+    : power_(&power), hardware_(&hardware), gpu_(power.gpu_curve(hardware.gpu)),
+      base_w_(power.rack_base_kw * W_PER_KW), racks_(racks), gpus_per_rack_(gpus_per_rack),
+      workloads_(std::move(workloads)), placement_(&placement), rack_grouping_(rack_grouping),
+      view_(&racks_view), queue_(&queue), log_(&log), hooks_(std::move(hooks)) {
   const std::size_t n_jobs = workloads_.size();
   job_up_.assign(n_jobs, 0);
   rack_up_.assign(static_cast<std::size_t>(racks_), gpus_per_rack_);
@@ -68,7 +70,8 @@ double FacilityPower::extra_w(int job, double cap) const {
   const double at_cap = gpu_.busy_w(cap);
   double w = workloads_[j].gpus * (at_cap - gpu_.idle_w());
   for (const int r : view_->throttled_racks())
-    if (const int g = rack_gpus(j, r); g > 0) w += g * (gpu_.busy_w(std::min(cap, view_->rack_clock_frac(r))) - at_cap);
+    if (const int g = rack_gpus(j, r); g > 0)
+      w += g * (gpu_.busy_w(std::min(cap, view_->rack_clock_frac(r))) - at_cap);
   return w;
 }
 
@@ -144,8 +147,8 @@ void FacilityPower::settle() {
 }
 
 void FacilityPower::start_grid_event(const power::GridEvent& e) {
-  const double reference_w =
-      power_->budget_kw ? *power_->budget_kw * W_PER_KW : racks_ * power::rack_design_power_w(*power_, *hardware_);
+  const double reference_w = power_->budget_kw ? *power_->budget_kw * W_PER_KW
+                                               : racks_ * power::rack_design_power_w(*power_, *hardware_);
   available_w_ = reference_w * (1.0 - e.cut_frac);
   if (log_->enabled())
     log_->add({queue_->now(), "grid_event_start", "facility", "power", "",
@@ -162,7 +165,8 @@ void FacilityPower::start_grid_event(const power::GridEvent& e) {
       projected -= extra_w(j, 1.0);
       paused_.push_back(j);
       if (log_->enabled())
-        log_->add({queue_->now(), "grid_pause", w.name, "job", w.name, "stops at a checkpoint for the grid event"});
+        log_->add(
+            {queue_->now(), "grid_pause", w.name, "job", w.name, "stops at a checkpoint for the grid event"});
       if (hooks_.hold) hooks_.hold(j);
     }
   }
@@ -180,7 +184,8 @@ void FacilityPower::end_grid_event() {
   touch();
 }
 
-std::vector<double> FacilityPower::rack_power_w(std::vector<double>* hottest_gpu_w, std::vector<int>* busy_gpus) const {
+std::vector<double> FacilityPower::rack_power_w(std::vector<double>* hottest_gpu_w,
+                                                std::vector<int>* busy_gpus) const {
   const auto n = static_cast<std::size_t>(racks_);
   std::vector<double> busy_w(n, 0.0), hottest(n, 0.0);
   std::vector<int> busy(n, 0);
@@ -234,7 +239,8 @@ void FacilityPower::finish(sim::Tick end, bool cooling, ledger::ReplicaResult& r
   // result.jobs holds the training jobs only, in scenario order; job_energy_ every workload.
   std::size_t k = 0;
   for (std::size_t j = 0; j < workloads_.size(); ++j)
-    if (workloads_[j].training && k < result.jobs.size()) result.jobs[k++].energy_j = job_energy_[j].energy_j();
+    if (workloads_[j].training && k < result.jobs.size())
+      result.jobs[k++].energy_j = job_energy_[j].energy_j();
   result.cooling_isolated_gpu_h = cooling ? isolated_gpus_.energy_j() / sim::S_PER_H : NaN;
   result.throttled_gpu_h = cooling ? throttled_gpus_.energy_j() / sim::S_PER_H : NaN;
   result.power_capped_gpu_h =

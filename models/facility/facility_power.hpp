@@ -44,9 +44,9 @@ public:
   virtual ~RackView() = default;
   virtual int powered_racks() const = 0;
   virtual bool powered(int rack) const = 0;
-  virtual int up_gpus() const = 0;                      ///< healthy GPUs of the cluster
+  virtual int up_gpus() const = 0;                          ///< healthy GPUs of the cluster
   virtual const std::set<int>& throttled_racks() const = 0; ///< racks with f_r < 1
-  virtual double rack_clock_frac(int rack) const = 0;     ///< f_r of a throttled rack
+  virtual double rack_clock_frac(int rack) const = 0;       ///< f_r of a throttled rack
 };
 
 /// A workload as the power part sees it (scenario order).
@@ -65,12 +65,14 @@ public:
   };
 
   FacilityPower(const power::PowerSpec& power, const hardware::HardwareSpec& hardware, int racks,
-                int gpus_per_rack, std::vector<WorkloadShape> workloads, const hardware::PlacementIndex& placement,
-                int rack_grouping, const RackView& racks_view, sim::EventQueue& queue, sim::EventLog& log,
-                Hooks hooks);
+                int gpus_per_rack, std::vector<WorkloadShape> workloads,
+                const hardware::PlacementIndex& placement, int rack_grouping, const RackView& racks_view,
+                sim::EventQueue& queue, sim::EventLog& log, Hooks hooks);
 
   // Counters (inputs from the composition).
-  void gpu_placed(int owner) { ++job_up_[static_cast<std::size_t>(owner)]; } ///< initial placement, healthy GPU
+  void gpu_placed(int owner) {
+    ++job_up_[static_cast<std::size_t>(owner)];
+  } ///< initial placement, healthy GPU
   void owner_changed(bool gpu_up, int from, int to);
   void health_changed(int rack, int owner, bool up);
   void set_training(int job, bool training);
@@ -113,10 +115,10 @@ private:
   sim::EventLog* log_;
   Hooks hooks_;
 
-  std::vector<int> job_up_;      ///< healthy GPUs a job holds
-  std::vector<int> rack_up_;     ///< healthy GPUs per rack
-  std::vector<char> training_;   ///< per job
-  std::vector<double> cap_;      ///< per job
+  std::vector<int> job_up_;    ///< healthy GPUs a job holds
+  std::vector<int> rack_up_;   ///< healthy GPUs per rack
+  std::vector<char> training_; ///< per job
+  std::vector<double> cap_;    ///< per job
   std::vector<double> clock_;
   std::optional<double> available_w_; ///< budget (times 1 - cut during a grid event); none: no budget
   bool capping_ = false;

@@ -12,12 +12,12 @@ constexpr const char* THERMAL_CAUSE = "thermal_shutdown";
 
 RackService::RackService(const hardware::Layout& layout, CoolingPlant* plant, const ops::RlccSpec& rlcc,
                          const std::vector<failure::FailureModeSpec>& modes, failure::GpuHealth& health,
-                         sched::Allocator& alloc, const hardware::PlacementIndex& placement, int rack_grouping,
-                         workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log,
-                         ops::MissionControl& mission, Hooks hooks)
+                         sched::Allocator& alloc, const hardware::PlacementIndex& placement,
+                         int rack_grouping, workload::Workloads& workloads, sim::EventQueue& queue,
+                         sim::EventLog& log, ops::MissionControl& mission, Hooks hooks)
     : layout_(&layout), plant_(plant), rlcc_(&rlcc), modes_(&modes), health_(&health), alloc_(&alloc),
-      placement_(&placement), rack_grouping_(rack_grouping), workloads_(&workloads), queue_(&queue), log_(&log),
-      mission_(&mission), hooks_(std::move(hooks)), gpus_per_rack_(layout.gpus_per_rack()) {
+      placement_(&placement), rack_grouping_(rack_grouping), workloads_(&workloads), queue_(&queue),
+      log_(&log), mission_(&mission), hooks_(std::move(hooks)), gpus_per_rack_(layout.gpus_per_rack()) {
   const auto n_racks = static_cast<std::size_t>(layout.racks());
   off_.assign(n_racks, 0);
   shutdown_.assign(n_racks, 0);
@@ -62,8 +62,8 @@ void RackService::shutdown_check(const std::vector<int>& racks, int cause) {
       const double flow = plant_->loops().open_flow_l_per_min(r);
       const cooling::RackThermal& th = plant_->thermal(r);
       log_->add({queue_->now(), "emergency_shutdown", layout_->rack_name(r), "rack", "",
-                 flow > 0 ? fmt::format("{}: GPU {:.1f} C at clock {:.3f}, flow {:.1f} L/min", why, th.gpu_temp_c,
-                                        th.clock_frac, flow)
+                 flow > 0 ? fmt::format("{}: GPU {:.1f} C at clock {:.3f}, flow {:.1f} L/min", why,
+                                        th.gpu_temp_c, th.clock_frac, flow)
                           : why + ": no coolant flow"});
     }
     health_->fail(rack_range(r));
@@ -81,7 +81,8 @@ void RackService::try_return(int rack) {
   const int cause = shutdown_cause_[i];
   if (cause >= causes()) mission_->outage_ended(cause, shutdown_since_[i]);
   if (log_->enabled())
-    log_->add({queue_->now(), "return_to_service", layout_->rack_name(rack), "rack", "", "emergency_shutdown"});
+    log_->add(
+        {queue_->now(), "return_to_service", layout_->rack_name(rack), "rack", "", "emergency_shutdown"});
   health_->repair(rack_range(rack));
   touch();
   if (hooks_.capacity_changed) hooks_.capacity_changed();
@@ -102,7 +103,8 @@ void RackService::take_out(const std::vector<int>& racks, bool coolant, bool int
   }
   if (log_->enabled())
     log_->add({queue_->now(), coolant ? "isolation" : "out_of_service", racks_name(racks),
-               racks.size() > 1 && coolant && plant_->spec().isolation == cooling::Isolation::LOOP ? "loop" : "rack",
+               racks.size() > 1 && coolant && plant_->spec().isolation == cooling::Isolation::LOOP ? "loop"
+                                                                                                   : "rack",
                "", why});
   if (interrupt_jobs) interrupt(racks, cause);
   touch();

@@ -37,10 +37,9 @@ void RackyTelemetry::start(sim::Tick end, std::size_t other_samples) {
   const sim::Tick every = sim::to_ticks(spec.racky_interval_s);
   if (every <= 0) return;
   const auto loops = static_cast<std::size_t>(plant_->loops().loops());
-  const std::size_t per_sample = 7 + (spec.racky_gauges == cooling::RackyGauges::CLUSTER ? 0 : 6 * loops) +
-                                 (spec.racky_gauges == cooling::RackyGauges::RACK
-                                      ? 6 * static_cast<std::size_t>(layout_->racks())
-                                      : 0);
+  const std::size_t per_sample =
+      7 + (spec.racky_gauges == cooling::RackyGauges::CLUSTER ? 0 : 6 * loops) +
+      (spec.racky_gauges == cooling::RackyGauges::RACK ? 6 * static_cast<std::size_t>(layout_->racks()) : 0);
   log_->reserve_samples(per_sample * static_cast<std::size_t>(end / every + 1) + other_samples);
   sample_every(*queue_, every, end, [this] { sample_loops(); });
 }
@@ -112,7 +111,8 @@ void RackyTelemetry::sample_loops() {
   log_->sample({now, "cluster", "flow_l_per_min", flow_l_per_min});
   log_->sample({now, "cluster", "heat_removed_kw", heat_removed_w / W_PER_KW});
   log_->sample({now, "cluster", "throttled_gpus", power_->throttled_gpus()});
-  log_->sample({now, "cluster", "isolated_racks", static_cast<double>(layout_->racks() - racks_->powered_racks())});
+  log_->sample(
+      {now, "cluster", "isolated_racks", static_cast<double>(layout_->racks() - racks_->powered_racks())});
 }
 
 } // namespace dcsim::facility

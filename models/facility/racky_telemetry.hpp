@@ -3,8 +3,9 @@
 // (models/facility.hpp) wires; it owns no state of the plant, only the sampling schedule, and reads the
 // cooling plant (facility/cooling_plant.hpp), the power part (facility/facility_power.hpp) and the racks.
 //
-// Gauges (time series, docs/metrics.md), per rack r of loop l with P_r its power (FacilityPower::rack_power_w),
-// Q_r its branch's flow, T_s the supply temperature, R_th the cold plate's thermal resistance:
+// Gauges (time series, docs/metrics.md), per rack r of loop l with P_r its power
+// (FacilityPower::rack_power_w), Q_r its branch's flow, T_s the supply temperature, R_th the cold plate's
+// thermal resistance:
 //   return_temp_c  T_ret,r = T_s + ΔT_coolant(P_r, Q_r)          (cooling/coolant.hpp: ΔT = P/(ρ·c_p·Q))
 //   gpu_temp_max_c T_gpu,r = T_ret,r + R_th·P_gpu,hottest        (NaN when no GPU of the rack is powered)
 //   power_kw, flow_l_per_min, pressure_kpa, leak (0/1)

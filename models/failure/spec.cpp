@@ -212,142 +212,181 @@ double FailureModeSpec::draw_repair_h(sim::Rng& rng) const {
   return repair_h;
 }
 
+namespace {
+
+/// What the rest of the scenario offers the failure modes' scopes.
+struct ScopeContext {
+  hardware::RackKind rack_kind;
+  bool has_fabric, has_cooling, has_object_store;
+};
+
+void decode_mode_name(const sim::Node& m, std::set<std::string>& names, FailureModeSpec& mode) {
+  mode.name = m.string("name");
+  if (m.has("name") && !mode.name.empty()) {
+    if (mode.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+        std::string::npos)
+      m.problem("name", "must use only letters, digits, '_', '.' and '-'");
+    else if (mode.name.size() > sim::MAX_NAME_CHARS)
+      m.problem("name", sim::name_problem(mode.name));
+    else if (!names.insert(mode.name).second)
+      m.problem("name", "duplicate failure mode name");
+  } else if (m.has("name")) {
+    m.problem("name", "must not be empty");
+  }
+}
+
+void decode_mode_scope(const sim::Node& m, const ScopeContext& c, FailureModeSpec& mode) {
+  const std::string scope = m.string("scope");
+  mode.scope_name = scope;
+  for (const auto& w : scope_words())
+    if (scope == w.word) {
+      mode.domain = w.domain;
+      mode.unit_kind = w.unit_kind;
+    }
+  switch (mode.domain) {
+  case Domain::HARDWARE:
+    if (scope == "tray" && c.rack_kind != hardware::RackKind::NVL72)
+      m.problem("scope", "tray exists only in nvl72 racks; use node for an hgx server");
+    break;
+  case Domain::FABRIC:
+    if (!c.has_fabric) m.problem("scope", "is a fabric element: the scenario needs a /fabric block");
+    break;
+  case Domain::COOLING:
+    if (!c.has_cooling) m.problem("scope", "is a cooling element: the scenario needs a /cooling block");
+    break;
+  case Domain::POWER:
+    if (c.rack_kind != hardware::RackKind::NVL72) m.problem("scope", "power_shelf exists only in nvl72 racks");
+    break;
+  case Domain::STORAGE:
+    if (!c.has_object_store)
+      m.problem("scope", "is a storage element: the scenario needs an object_store tier in /storage/tiers");
+    break;
+  }
+}
+
+void decode_mode_rate(const sim::Node& m, FailureModeSpec& mode) {
+  int rate_keys = 0;
+  const std::pair<const char*, RateKey> rate_table[] = {
+      {"mtbf_h", RateKey::MTBF_H}, {"rate_per_gpu_day", RateKey::PER_GPU_DAY},
+      {"rate_per_node_day", RateKey::PER_NODE_DAY}};
+  for (const auto& [key, kind] : rate_table) {
+    if (!m.has(key)) continue;
+    if (++rate_keys == 2) m.problem(key, std::string(RATE_NOTE) + "; this mode has more than one");
+    if (auto v = m.optional_number(key); v && rate_keys == 1) {
+      mode.rate_key = kind;
+      mode.rate_value = *v;
+    }
+  }
+  if (rate_keys == 0) m.problem_here(std::string("missing failure rate: ") + RATE_NOTE);
+  if (!mode.on_hardware() && rate_keys == 1 && !m.has("mtbf_h"))
+    m.problem(m.has("rate_per_gpu_day") ? "rate_per_gpu_day" : "rate_per_node_day",
+              std::string(domain_name(mode.domain)) +
+                  " elements take mtbf_h (mean time between failures of one element)");
+}
+
+/// Weibull ageing, detection and repair; returns repair_dist as written.
+std::string decode_mode_repair(const sim::Node& m, FailureModeSpec& mode) {
+  mode.weibull_shape = m.number("weibull_shape");
+  mode.weibull_new = m.string("weibull_start") == "new";
+  if (m.has("weibull_start") && mode.weibull_shape == 1.0)
+    m.problem("weibull_start", "applies only to Weibull modes (weibull_shape != 1)");
+  const auto detect_s = m.optional_number("detect_s");
+  mode.detect_s = detect_s.value_or(DEFAULT_DETECT_S);
+  mode.detect_given = detect_s.has_value();
+  mode.repair_h = m.number("repair_h");
+  const std::string dist = m.string("repair_dist");
+  mode.repair_dist = dist == "exponential" ? RepairDist::EXPONENTIAL
+                     : dist == "lognormal" ? RepairDist::LOGNORMAL
+                                           : RepairDist::FIXED;
+  if (auto sigma = m.optional_number("repair_sigma")) mode.repair_sigma = *sigma;
+  mode.repair_pipeline = m.boolean("repair_pipeline");
+  mode.repair_crew = m.boolean("repair_crew");
+  if (mode.repair_pipeline)
+    for (const char* key : {"repair_h", "repair_dist", "repair_sigma"})
+      if (m.has(key)) m.problem(key, "has no effect with repair_pipeline: the pipeline's stages set repair times");
+  if (mode.repair_pipeline && m.has("repair_crew"))
+    m.problem("repair_crew", "has no effect with repair_pipeline: each stage of /operations/repair_pipeline says "
+                             "whether it needs a crew");
+  return dist;
+}
+
+/// The fault kind and what each domain allows of it.
+void decode_mode_kind(const sim::Node& m, FailureModeSpec& mode) {
+  const std::string kind = m.string("kind");
+  mode.kind = kind == "hang"     ? FaultKind::HANG
+              : kind == "gray"   ? FaultKind::GRAY
+              : kind == "latent" ? FaultKind::LATENT
+                                 : FaultKind::FAIL_STOP;
+  mode.gray_slowdown = m.number("gray_slowdown");
+  mode.latent_fail_h = m.number("latent_fail_h");
+  if (m.has("gray_slowdown") && mode.kind != FaultKind::GRAY)
+    m.problem("gray_slowdown", "applies only to kind \"gray\"");
+  if (m.has("latent_fail_h") && mode.kind != FaultKind::LATENT)
+    m.problem("latent_fail_h", "applies only to kind \"latent\"");
+  if (mode.on_fabric() && mode.kind != FaultKind::FAIL_STOP)
+    m.problem("kind", "fabric elements fail stop (their effects on jobs are their lost bandwidth)");
+  if (mode.domain == Domain::POWER && mode.kind != FaultKind::FAIL_STOP)
+    m.problem("kind", "power shelves fail stop (their effect on jobs is the rack they take down past redundancy)");
+  if (mode.on_cooling()) { // Mission Control repairs them with RLCC workflows (ops/mission_control.hpp)
+    if (mode.kind != FaultKind::FAIL_STOP)
+      m.problem("kind", "cooling elements fail stop (Racky detects them after detect_s; their effects on jobs "
+                        "are the facility's physics)");
+    if (m.has("repair_pipeline"))
+      m.problem("repair_pipeline", "has no effect on cooling elements: an RLCC workflow (/rlcc) repairs them");
+    if (m.has("repair_crew"))
+      m.problem("repair_crew", "has no effect on cooling elements: their repairs take one of /cooling/crews");
+  }
+}
+
+/// Lemons, predictions, NVLink and storage degradation, the repair distribution's parameters.
+void decode_mode_extras(const sim::Node& m, hardware::RackKind rack_kind, const std::string& dist,
+                        FailureModeSpec& mode) {
+  const std::string& scope = mode.scope_name;
+  mode.lemon_frac = m.number("lemon_frac");
+  mode.lemon_factor = m.number("lemon_factor");
+  if ((mode.lemon_frac > 0) != (mode.lemon_factor > 1))
+    m.problem_here("lemons need both lemon_frac > 0 and lemon_factor > 1");
+  mode.predicted_frac = m.number("predicted_frac");
+  mode.lead_time_h = m.number("lead_time_h");
+  if (mode.predicted_frac > 0 && !mode.on_hardware())
+    m.problem("predicted_frac", fmt::format("applies only to hardware scopes (gpu, tray, node, rack); {} is a {} unit",
+                                            scope, domain_name(mode.domain)));
+  if (m.has("lead_time_h") && mode.predicted_frac == 0)
+    m.problem("lead_time_h", "has no effect without predicted_frac > 0");
+  mode.nvlink_degraded_frac = m.number("nvlink_degraded_frac");
+  if (mode.nvlink_degraded_frac > 0) {
+    if (rack_kind != hardware::RackKind::NVL72 || (scope != "tray" && scope != "rack"))
+      m.problem("nvlink_degraded_frac", "applies only to nvl72 racks' tray or rack scope (NVLink switch trays)");
+    if (mode.kind != FaultKind::FAIL_STOP)
+      m.problem("nvlink_degraded_frac", "applies only to kind \"fail_stop\"");
+  }
+  mode.storage_bandwidth_frac = m.number("storage_bandwidth_frac");
+  if (m.has("storage_bandwidth_frac") && mode.domain != Domain::STORAGE)
+    m.problem("storage_bandwidth_frac", "applies only to scope object_store");
+  if (mode.domain == Domain::STORAGE && mode.kind != FaultKind::FAIL_STOP)
+    m.problem("kind", "object stores fail stop (out of reach, or degraded with storage_bandwidth_frac)");
+  if (mode.repair_dist == RepairDist::LOGNORMAL && !m.has("repair_sigma"))
+    m.problem_here("repair_dist lognormal needs repair_sigma");
+  if (mode.repair_dist != RepairDist::LOGNORMAL && m.has("repair_sigma"))
+    m.problem("repair_sigma", fmt::format("applies only to repair_dist \"lognormal\" (repair_dist is \"{}\")", dist));
+}
+
+} // namespace
+
 FailuresSpec decode_failures(const sim::Node& failures, hardware::RackKind rack_kind, bool has_fabric,
                              bool has_cooling, bool has_object_store) {
   FailuresSpec spec;
   if (failures.string("clock") == "paused_during_recovery") spec.clock = FailureClock::PAUSED_DURING_RECOVERY;
+  const ScopeContext context{rack_kind, has_fabric, has_cooling, has_object_store};
   std::set<std::string> names;
   for (const sim::Node& m : failures.objects("modes", failure_mode_keys())) {
     FailureModeSpec mode;
-    mode.name = m.string("name");
-    if (m.has("name") && !mode.name.empty()) {
-      if (mode.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
-          std::string::npos)
-        m.problem("name", "must use only letters, digits, '_', '.' and '-'");
-      else if (mode.name.size() > sim::MAX_NAME_CHARS)
-        m.problem("name", sim::name_problem(mode.name));
-      else if (!names.insert(mode.name).second)
-        m.problem("name", "duplicate failure mode name");
-    } else if (m.has("name")) {
-      m.problem("name", "must not be empty");
-    }
-    const std::string scope = m.string("scope");
-    mode.scope_name = scope;
-    for (const auto& w : scope_words())
-      if (scope == w.word) {
-        mode.domain = w.domain;
-        mode.unit_kind = w.unit_kind;
-      }
-    switch (mode.domain) {
-    case Domain::HARDWARE:
-      if (scope == "tray" && rack_kind != hardware::RackKind::NVL72)
-        m.problem("scope", "tray exists only in nvl72 racks; use node for an hgx server");
-      break;
-    case Domain::FABRIC:
-      if (!has_fabric) m.problem("scope", "is a fabric element: the scenario needs a /fabric block");
-      break;
-    case Domain::COOLING:
-      if (!has_cooling) m.problem("scope", "is a cooling element: the scenario needs a /cooling block");
-      break;
-    case Domain::POWER:
-      if (rack_kind != hardware::RackKind::NVL72) m.problem("scope", "power_shelf exists only in nvl72 racks");
-      break;
-    case Domain::STORAGE:
-      if (!has_object_store)
-        m.problem("scope", "is a storage element: the scenario needs an object_store tier in /storage/tiers");
-      break;
-    }
-
-    int rate_keys = 0;
-    const std::pair<const char*, RateKey> rate_table[] = {
-        {"mtbf_h", RateKey::MTBF_H}, {"rate_per_gpu_day", RateKey::PER_GPU_DAY},
-        {"rate_per_node_day", RateKey::PER_NODE_DAY}};
-    for (const auto& [key, kind] : rate_table) {
-      if (!m.has(key)) continue;
-      if (++rate_keys == 2) m.problem(key, std::string(RATE_NOTE) + "; this mode has more than one");
-      if (auto v = m.optional_number(key); v && rate_keys == 1) {
-        mode.rate_key = kind;
-        mode.rate_value = *v;
-      }
-    }
-    if (rate_keys == 0) m.problem_here(std::string("missing failure rate: ") + RATE_NOTE);
-    if (!mode.on_hardware() && rate_keys == 1 && !m.has("mtbf_h"))
-      m.problem(m.has("rate_per_gpu_day") ? "rate_per_gpu_day" : "rate_per_node_day",
-                std::string(domain_name(mode.domain)) +
-                    " elements take mtbf_h (mean time between failures of one element)");
-
-    mode.weibull_shape = m.number("weibull_shape");
-    mode.weibull_new = m.string("weibull_start") == "new";
-    if (m.has("weibull_start") && mode.weibull_shape == 1.0)
-      m.problem("weibull_start", "applies only to Weibull modes (weibull_shape != 1)");
-    const auto detect_s = m.optional_number("detect_s");
-    mode.detect_s = detect_s.value_or(DEFAULT_DETECT_S);
-    mode.detect_given = detect_s.has_value();
-    mode.repair_h = m.number("repair_h");
-    const std::string dist = m.string("repair_dist");
-    mode.repair_dist = dist == "exponential" ? RepairDist::EXPONENTIAL
-                       : dist == "lognormal" ? RepairDist::LOGNORMAL
-                                             : RepairDist::FIXED;
-    if (auto sigma = m.optional_number("repair_sigma")) mode.repair_sigma = *sigma;
-    mode.repair_pipeline = m.boolean("repair_pipeline");
-    mode.repair_crew = m.boolean("repair_crew");
-    if (mode.repair_pipeline)
-      for (const char* key : {"repair_h", "repair_dist", "repair_sigma"})
-        if (m.has(key)) m.problem(key, "has no effect with repair_pipeline: the pipeline's stages set repair times");
-    if (mode.repair_pipeline && m.has("repair_crew"))
-      m.problem("repair_crew", "has no effect with repair_pipeline: each stage of /operations/repair_pipeline says "
-                               "whether it needs a crew");
-    const std::string kind = m.string("kind");
-    mode.kind = kind == "hang"     ? FaultKind::HANG
-                : kind == "gray"   ? FaultKind::GRAY
-                : kind == "latent" ? FaultKind::LATENT
-                                   : FaultKind::FAIL_STOP;
-    mode.gray_slowdown = m.number("gray_slowdown");
-    mode.latent_fail_h = m.number("latent_fail_h");
-    if (m.has("gray_slowdown") && mode.kind != FaultKind::GRAY)
-      m.problem("gray_slowdown", "applies only to kind \"gray\"");
-    if (m.has("latent_fail_h") && mode.kind != FaultKind::LATENT)
-      m.problem("latent_fail_h", "applies only to kind \"latent\"");
-    if (mode.on_fabric() && mode.kind != FaultKind::FAIL_STOP)
-      m.problem("kind", "fabric elements fail stop (their effects on jobs are their lost bandwidth)");
-    if (mode.domain == Domain::POWER && mode.kind != FaultKind::FAIL_STOP)
-      m.problem("kind", "power shelves fail stop (their effect on jobs is the rack they take down past redundancy)");
-    if (mode.on_cooling()) { // Mission Control repairs them with RLCC workflows (ops/mission_control.hpp)
-      if (mode.kind != FaultKind::FAIL_STOP)
-        m.problem("kind", "cooling elements fail stop (Racky detects them after detect_s; their effects on jobs "
-                          "are the facility's physics)");
-      if (m.has("repair_pipeline"))
-        m.problem("repair_pipeline", "has no effect on cooling elements: an RLCC workflow (/rlcc) repairs them");
-      if (m.has("repair_crew"))
-        m.problem("repair_crew", "has no effect on cooling elements: their repairs take one of /cooling/crews");
-    }
-    mode.lemon_frac = m.number("lemon_frac");
-    mode.lemon_factor = m.number("lemon_factor");
-    if ((mode.lemon_frac > 0) != (mode.lemon_factor > 1))
-      m.problem_here("lemons need both lemon_frac > 0 and lemon_factor > 1");
-    mode.predicted_frac = m.number("predicted_frac");
-    mode.lead_time_h = m.number("lead_time_h");
-    if (mode.predicted_frac > 0 && !mode.on_hardware())
-      m.problem("predicted_frac", fmt::format("applies only to hardware scopes (gpu, tray, node, rack); {} is a {} unit",
-                                              scope, domain_name(mode.domain)));
-    if (m.has("lead_time_h") && mode.predicted_frac == 0)
-      m.problem("lead_time_h", "has no effect without predicted_frac > 0");
-    mode.nvlink_degraded_frac = m.number("nvlink_degraded_frac");
-    if (mode.nvlink_degraded_frac > 0) {
-      if (rack_kind != hardware::RackKind::NVL72 || (scope != "tray" && scope != "rack"))
-        m.problem("nvlink_degraded_frac", "applies only to nvl72 racks' tray or rack scope (NVLink switch trays)");
-      if (mode.kind != FaultKind::FAIL_STOP)
-        m.problem("nvlink_degraded_frac", "applies only to kind \"fail_stop\"");
-    }
-    mode.storage_bandwidth_frac = m.number("storage_bandwidth_frac");
-    if (m.has("storage_bandwidth_frac") && mode.domain != Domain::STORAGE)
-      m.problem("storage_bandwidth_frac", "applies only to scope object_store");
-    if (mode.domain == Domain::STORAGE && mode.kind != FaultKind::FAIL_STOP)
-      m.problem("kind", "object stores fail stop (out of reach, or degraded with storage_bandwidth_frac)");
-    if (mode.repair_dist == RepairDist::LOGNORMAL && !m.has("repair_sigma"))
-      m.problem_here("repair_dist lognormal needs repair_sigma");
-    if (mode.repair_dist != RepairDist::LOGNORMAL && m.has("repair_sigma"))
-      m.problem("repair_sigma", fmt::format("applies only to repair_dist \"lognormal\" (repair_dist is \"{}\")", dist));
+    decode_mode_name(m, names, mode);
+    decode_mode_scope(m, context, mode);
+    decode_mode_rate(m, mode);
+    const std::string dist = decode_mode_repair(m, mode);
+    decode_mode_kind(m, mode);
+    decode_mode_extras(m, rack_kind, dist, mode);
     spec.modes.push_back(mode);
   }
   return spec;

@@ -44,7 +44,8 @@ struct Toy {
 
 } // namespace
 
-TEST_CASE("cooling plant: solves every rack at t = 0 with the supply temperature, once", "[unit][facility][cooling]") {
+TEST_CASE("cooling plant: solves every rack at t = 0 with the supply temperature, once",
+          "[unit][facility][cooling]") {
   Toy t;
   t.plant->start(/*cause=*/7);
   CHECK(t.resolved.empty()); // an event at t = 0, after the jobs start
@@ -88,7 +89,8 @@ TEST_CASE("cooling plant: an excursion throttles every rack, its end releases th
   CHECK(ends == 2);
 }
 
-TEST_CASE("cooling plant: a CDU failure leaves its loop's racks unable to cool, and only those", "[unit][facility][cooling]") {
+TEST_CASE("cooling plant: a CDU failure leaves its loop's racks unable to cool, and only those",
+          "[unit][facility][cooling]") {
   Toy t;
   t.plant->start(7);
   t.queue.run_until(0);
@@ -103,7 +105,8 @@ TEST_CASE("cooling plant: a CDU failure leaves its loop's racks unable to cool, 
   CHECK(!t.plant->thermal(4).cannot_cool);
 }
 
-TEST_CASE("cooling plant: a valve fault re-solves its rack at the reduced flow", "[unit][facility][cooling]") {
+TEST_CASE("cooling plant: a valve fault re-solves its rack at the reduced flow",
+          "[unit][facility][cooling]") {
   Toy t;
   t.plant->start(7);
   t.queue.run_until(0);

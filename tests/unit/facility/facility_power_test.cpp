@@ -88,7 +88,7 @@ TEST_CASE("facility power: energy of each workload and of the facility, a servic
   CHECK(r.jobs[0].energy_j == Approx(6000.0 * 3600).epsilon(1e-12));
   CHECK(r.energy_j == Approx(8400.0 * 3600).epsilon(1e-12));
   CHECK(r.peak_power_w == Approx(8400.0));
-  CHECK(std::isnan(r.throttled_gpu_h)); // no cooling
+  CHECK(std::isnan(r.throttled_gpu_h));    // no cooling
   CHECK(std::isnan(r.power_capped_gpu_h)); // no budget
   // Per-rack power sums to the aggregate: rack 0 = 2,000 + 4 x 100, rack 1 = 2,000 + 4 x 1,000.
   const auto per_rack = t.part->rack_power_w();
@@ -144,7 +144,8 @@ TEST_CASE("facility power: a grid event under the pause policy holds training jo
   CHECK(t.unheld == std::vector<int>{1});
 }
 
-TEST_CASE("facility power: a failed GPU stops drawing power, per rack and in aggregate", "[unit][facility][power]") {
+TEST_CASE("facility power: a failed GPU stops drawing power, per rack and in aggregate",
+          "[unit][facility][power]") {
   // One GPU of chat's rack (rack 0) fails: the cluster has 7 healthy GPUs, P_IT = 4,000 + 700 + 3,600 =
   // 8,300 W; rack 0 draws 2,000 + 3 x 100 = 2,300 W, rack 1 unchanged at 6,000 W: the two paths agree.
   Toy t;

@@ -97,7 +97,8 @@ TEST_CASE("rack service: racks that cannot be cooled shut down at once and retur
   CHECK(t.count("return_to_service") == 4);
 }
 
-TEST_CASE("rack service: a rack that cannot be cooled again before burn-in ends stays down", "[unit][facility][rlcc]") {
+TEST_CASE("rack service: a rack that cannot be cooled again before burn-in ends stays down",
+          "[unit][facility][rlcc]") {
   Toy t;
   t.plant->cdu(1, true, 0);
   t.plant->cdu(1, false, 0); // return scheduled at +1,800 s
@@ -108,7 +109,8 @@ TEST_CASE("rack service: a rack that cannot be cooled again before burn-in ends 
   CHECK(t.count("return_to_service") == 0);
 }
 
-TEST_CASE("rack service: isolation closes the branch and unpowers the rack until put back", "[unit][facility][rlcc]") {
+TEST_CASE("rack service: isolation closes the branch and unpowers the rack until put back",
+          "[unit][facility][rlcc]") {
   Toy t;
   t.service->take_out({2}, /*coolant=*/true, /*interrupt_jobs=*/true, 0, "leak");
   CHECK(t.service->powered_racks() == 7);
@@ -126,7 +128,8 @@ TEST_CASE("rack service: isolation closes the branch and unpowers the rack until
   CHECK(t.health->down_gpus() == 72);
 }
 
-TEST_CASE("rack service: a drain with no training job on the racks takes them out at once", "[unit][facility][rlcc]") {
+TEST_CASE("rack service: a drain with no training job on the racks takes them out at once",
+          "[unit][facility][rlcc]") {
   Toy t;
   bool drained = false;
   t.service->drain({4, 5, 6, 7}, true, [&] { drained = true; });
