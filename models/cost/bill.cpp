@@ -3,6 +3,8 @@
 #include "models/hardware/layout.hpp"
 #include "models/scenario.hpp"
 
+#include <cmath>
+
 namespace dcsim::cost {
 
 FabricCounts fabric_counts(const fabric::FabricSizing& z) {
@@ -28,6 +30,14 @@ BillCounts bill_counts(const Scenario& s, const fabric::FabricSizing* fabric) {
     k.valves = c.racks;
     c.cooling = k;
   }
+  if (s.storage) {
+    double gb = 0;
+    for (const auto& t : s.storage->tiers) {
+      if (t.kind == storage::TierKind::RACK_CACHE) gb += t.capacity_gb * static_cast<double>(c.racks);
+      if (t.kind == storage::TierKind::OBJECT_STORE) gb += t.capacity_gb;
+    }
+    c.flash_tb = static_cast<std::int64_t>(std::ceil(gb / 1000.0));
+  }
   return c;
 }
 
@@ -45,6 +55,7 @@ Bill::Bill(const CostSpec& p, const BillCounts& c) {
     add("cooling", "CDU pumps", c.cooling->pumps, p.pump_usd);
     add("cooling", "rack valves", c.cooling->valves, p.valve_usd);
   }
+  if (c.flash_tb) add("storage", "flash TB (rack caches, object stores)", *c.flash_tb, p.flash_usd_per_tb);
 }
 
 void Bill::add(std::string area, std::string item, std::int64_t count, double unit_usd) {

@@ -10,8 +10,11 @@
 //             copper_cable_usd (absent without /fabric)
 //   cooling   CDUs = loops = ⌈racks ÷ racks_per_loop⌉ × cdu_usd; pumps = loops × pumps × pump_usd;
 //             valves = racks × valve_usd (absent without /cooling)
+//   storage   flash TB = Σ rack_cache tiers' capacity_gb × racks + Σ object_store tiers' capacity_gb, ÷ 1000,
+//             rounded up, × flash_usd_per_tb (absent without /storage; host_memory and local_nvme tiers are
+//             the trays' own memory and drives, in gpu_usd)
 // Line total = count × unit price, and capex = Σ lines: a price scaled by x scales its own line by x and
-// no other. Storage is not modelled by dcsim (no storage area yet), so it has no line.
+// no other.
 #pragma once
 
 #include "models/cost/spec.hpp"
@@ -47,6 +50,7 @@ struct BillCounts {
   std::int64_t gpus = 0;
   std::optional<FabricCounts> fabric;
   std::optional<CoolingCounts> cooling;
+  std::optional<std::int64_t> flash_tb; ///< rack caches and object stores, TB (with /storage)
 };
 
 /// The fabric's counts as ClosGraph::counts() (or sizing()) gives them.
@@ -55,7 +59,7 @@ FabricCounts fabric_counts(const fabric::FabricSizing& sizing);
 BillCounts bill_counts(const Scenario& scenario, const fabric::FabricSizing* fabric);
 
 struct BillLine {
-  std::string area; ///< compute, fabric, cooling
+  std::string area; ///< compute, fabric, cooling, storage
   std::string item; ///< "GPUs (system price)", "switches", ...
   std::int64_t count = 0;
   double unit_usd = 0;

@@ -15,9 +15,21 @@ namespace {
 
 // System price per GPU by catalogue model (sources in spec.hpp).
 constexpr std::pair<std::string_view, double> GPU_USD[] = {
-    {"rubin", 7.8e6 / 72}, {"gb300", 4.0e6 / 72}, {"gb200", 3.5e6 / 72},
-    {"h100-sxm", 40000.0}, {"a100-80g", 25000.0},
+    {"rubin", 7.8e6 / 72}, {"gb300", 4.0e6 / 72}, {"gb200", 3.5e6 / 72}, {"b200", 515410.0 / 8},
+    {"h200", 5.0e6 / 112}, {"h100-sxm", 40000.0}, {"a100-80g", 25000.0},
 };
+
+// Rental price per GPU-hour by catalogue model: CoreWeave on-demand list prices (sources in spec.hpp).
+constexpr std::pair<std::string_view, double> RENT_USD_PER_GPU_H[] = {
+    {"gb200", 42.00 / 4}, {"b200", 68.80 / 8}, {"h200", 50.44 / 8}, {"h100-sxm", 49.24 / 8}, {"a100-80g", 21.60 / 8},
+};
+
+std::string rent_note() {
+  std::string note = "by hardware.gpu.model:";
+  for (const auto& [model, usd] : RENT_USD_PER_GPU_H)
+    note += fmt::format(" {} {:.3f}", model, usd);
+  return note + " (CoreWeave on-demand, Feb 2026); none for other models (no rent line)";
+}
 
 std::string gpu_price_note() {
   std::string note = "by hardware.gpu.model:";
@@ -27,6 +39,12 @@ std::string gpu_price_note() {
 }
 
 } // namespace
+
+std::optional<double> default_rent_usd_per_gpu_h(std::string_view model) {
+  for (const auto& [name, usd] : RENT_USD_PER_GPU_H)
+    if (name == model) return usd;
+  return std::nullopt;
+}
 
 std::optional<double> default_gpu_usd(std::string_view model) {
   for (const auto& [name, usd] : GPU_USD)
@@ -68,9 +86,21 @@ const KeyTable& cost_keys() {
           KeyDef{"pue", ValueType::NUMBER, "", 1.2,
                  "power usage effectiveness: grid energy ÷ IT energy (estimate for a liquid-cooled hall)",
                  sim::between(1, 5)},
-          KeyDef{"depreciation_years", ValueType::NUMBER, "years", 6.0,
-                 "straight-line life of the equipment (CoreWeave S-1: six years)",
-                 sim::Bounds{0.0, 50.0, true, false}},
+          KeyDef{"depreciation_years", ValueType::NUMBER, "years", 5.0,
+                 "straight-line life of the equipment (Amazon 10-K 2024: five years from 2025; CoreWeave six, "
+                 "Nebius four)", sim::Bounds{0.0, 50.0, true, false}},
+          KeyDef{"cost_of_capital_frac", ValueType::NUMBER, "fraction/year", 0.11,
+                 "annual rate paid on the capital, recovered over depreciation_years by the capital recovery "
+                 "factor (CoreWeave DDTL 2.0: 11%, 10-Q June 2025)", sim::between(0, 1)},
+          KeyDef{"rent_usd_per_gpu_h", ValueType::NUMBER, "USD/GPU-h", nullptr,
+                 "price of renting a GPU-hour instead of building: the rent line (cost_rent_usd)",
+                 sim::non_negative(), {}, rent_note()},
+          KeyDef{"rack_power_kw", ValueType::NUMBER, "kW", nullptr,
+                 "IT capacity the facility charge counts per rack", sim::Bounds{0.0, 1e4, true, false},
+                 {}, "the published system power of hardware.gpu.model scaled to the rack (docs/hardware.md)"},
+          KeyDef{"flash_usd_per_tb", ValueType::NUMBER, "USD/TB", 220.0,
+                 "rack_cache and object_store capacity (a 122.88 TB QLC drive ~27,000 $, 2026; estimate)",
+                 sim::non_negative()},
           KeyDef{"repair_crew_usd_per_h", ValueType::NUMBER, "USD/h", 100.0,
                  "per staffed repair crew and hour (estimate: two technicians)", sim::non_negative()},
           KeyDef{"staffed_crews", ValueType::INTEGER, "", nullptr, "repair crews paid around the clock",
@@ -91,7 +121,7 @@ CostSpec decode_cost(const sim::Node& n, const hardware::HardwareSpec& hardware,
     n.problems().add(
         n.child_pointer("gpu_usd"),
         fmt::format("is required: GPU model \"{}\" has no default price (defaults exist for rubin, "
-                    "gb300, gb200, h100-sxm, a100-80g)",
+                    "gb300, gb200, b200, h200, h100-sxm, a100-80g)",
                     hardware.gpu.model));
   s.spare_parts_usd_per_rack = n.number("spare_parts_usd_per_rack");
   s.switch_usd_per_tbps = n.number("switch_usd_per_tbps");
@@ -105,6 +135,11 @@ CostSpec decode_cost(const sim::Node& n, const hardware::HardwareSpec& hardware,
   s.electricity_usd_per_mwh = n.number("electricity_usd_per_mwh");
   s.pue = n.number("pue");
   s.depreciation_years = n.number("depreciation_years");
+  s.cost_of_capital_frac = n.number("cost_of_capital_frac");
+  s.rent_usd_per_gpu_h = n.optional_number("rent_usd_per_gpu_h");
+  if (!s.rent_usd_per_gpu_h) s.rent_usd_per_gpu_h = default_rent_usd_per_gpu_h(hardware.gpu.model);
+  s.rack_power_kw = n.optional_number("rack_power_kw");
+  s.flash_usd_per_tb = n.number("flash_usd_per_tb");
   s.repair_crew_usd_per_h = n.number("repair_crew_usd_per_h");
   const auto crews = n.optional_integer("staffed_crews"); // bounded to [0, 100000]
   s.staffed_crews = crews ? static_cast<int>(*crews) : operations.repair_crews;

@@ -13,8 +13,9 @@
 //     gb300     ~4.0 M$ per GB300 NVL72 rack (Morgan Stanley, as above, blogerroom.com 2026) ÷ 72 = 55,556 $
 //     gb200     3.5 M$ per GB200 NVL72 rack (low end of 3.5–4 M$, Morgan Stanley as above; awesomeagents.ai
 //               quotes 2–3 M$) ÷ 72 = 48,611 $
-//     h100-sxm  ~5 M$ for 14 HGX servers of 8 H200 GPUs (Exa Labs cluster, bizety.com 2025) ≈ 45,000 $ per
-//               GPU; H100 taken at 40,000 $ (ESTIMATE)
+//     b200      DGX B200 list price 515,410 $ for 8 GPUs (reported by resellers, 2025) = 64,426 $
+//     h200      ~5 M$ for 14 HGX servers of 8 H200 GPUs (Exa Labs cluster, bizety.com 2025) = 44,643 $
+//     h100-sxm  ESTIMATE 40,000 $ (below the H200's, same servers with less memory)
 //     a100-80g  DGX A100 launch list price 199,000 $ for 8 GPUs (NVIDIA, May 2020) ≈ 25,000 $
 //   switch_usd_per_tbps: a 64 × 800G (51.2 Tb/s) Ethernet switch costs 150,000–250,000 $
 //     (luxoptx.com, "800G optical module cost analysis", 2025): 200,000 $ ÷ 51.2 = 3,906 $ per Tb/s of
@@ -33,8 +34,23 @@
 //   electricity_usd_per_mwh: 80.6 $: the US industrial average of 8.06 ¢/kWh in 2023 (EIA, via Statista).
 //   pue: ESTIMATE 1.2 for a new liquid-cooled hall (cooling plant energy is not modelled by /power;
 //     the electricity bill is IT energy × pue).
-//   depreciation_years: 6: CoreWeave depreciates technology equipment (GPUs, networking, storage)
-//     straight-line over six years (S-1, 2025); Nebius uses four.
+//   depreciation_years: 5: Amazon's servers and networking equipment from 2025 (10-K for 2024: a subset
+//     moved from six to five years, effective January 1, 2025). Others: CoreWeave six (S-1, 2025), Nebius
+//     four; scenarios/README.md shows the study at 4, 5 and 6 years.
+//   cost_of_capital_frac: 0.11: CoreWeave's effective interest rate on its DDTL 2.0 facility, the GPU-backed
+//     loan that finances most of its fleet (10-Q, June 30, 2025, note 10 "Debt"; DDTL 1.0 15%, OEM
+//     financing 9-10%). Capital is recovered over depreciation_years by the capital recovery factor
+//     CRF = r (1 + r)^n ÷ ((1 + r)^n − 1) (r = 0: 1/n, straight-line).
+//   rent_usd_per_gpu_h (a renter's price for the same GPU-hours): CoreWeave's on-demand list prices
+//     (February 2026, tabulated by kaelresearch.com): a100-80g 21.60 $/h ÷ 8 = 2.70; h100-sxm 49.24 ÷ 8 =
+//     6.155; h200 50.44 ÷ 8 = 6.305; b200 68.80 ÷ 8 = 8.60; gb200 42.00 per 4-GPU slice ÷ 4 = 10.50. No
+//     public price for gb300 or rubin: no default (give the key to get the rent line).
+//   rack_power_kw (facility capacity charged per rack): the published power of the system the GPU ships
+//     in (docs/hardware.md: NVL72 rack, or 8-GPU server), scaled to the rack's GPUs, with the scenario's GPU
+//     power: rack GPUs × (power_w + (system kW − system GPUs × TDP) ÷ system GPUs).
+//   flash_usd_per_tb: 220 $ per TB of rack_cache and object_store capacity: a 122.88 TB QLC NVMe drive at
+//     ~27,000 $ street price (aijourn.com, 2026); ESTIMATE for the system (enclosures and servers not
+//     included). host_memory and local_nvme tiers are in the GPU's system price.
 //   repair_crew_usd_per_h: ESTIMATE 100 $ per crew-hour (two technicians at ~50 $ per loaded hour).
 #pragma once
 
@@ -62,13 +78,19 @@ struct CostSpec {
   double facility_usd_per_mw_year = 0; ///< building, power and cooling plant per MW of IT capacity
   double electricity_usd_per_mwh = 0;  ///< per MWh drawn from the grid
   double pue = 1;                      ///< grid energy ÷ IT energy
-  double depreciation_years = 6;       ///< straight-line life of the equipment
+  double depreciation_years = 5;       ///< straight-line life of the equipment
+  double cost_of_capital_frac = 0;     ///< annual rate of the capital (financing), for the recovery factor
+  std::optional<double> rent_usd_per_gpu_h; ///< renting a GPU-hour instead (nullopt: no rent line)
+  std::optional<double> rack_power_kw;      ///< facility capacity per rack (nullopt: the hardware table's)
+  double flash_usd_per_tb = 0;         ///< rack_cache and object_store capacity
   double repair_crew_usd_per_h = 0;    ///< per staffed crew and hour
   int staffed_crews = 0;               ///< crews paid around the clock
 };
 
 /// Default system price per GPU of a catalogue model; nullopt for a model without one.
 std::optional<double> default_gpu_usd(std::string_view model);
+/// Default rental price per GPU-hour of a catalogue model; nullopt for a model without a public one.
+std::optional<double> default_rent_usd_per_gpu_h(std::string_view model);
 
 const sim::KeyTable& cost_keys();
 

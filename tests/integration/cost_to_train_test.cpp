@@ -43,13 +43,16 @@ TEST_CASE("a training target in tokens: time to train and cost to train, derived
   std::map<std::string, double> m;
   for (const auto& [name, value] : cost::job_cost_metrics(model, r, job))
     m[name] = value;
-  // Its share of the cluster's fixed lines for 128 GPUs x 4,250 s of the 288 GPUs x 48 h, plus its energy.
+  // Its share of the cluster's fixed lines for 128 GPUs x 4,250 s of the 288 GPUs x 48 h, with the spare
+  // capacity it holds (8 in-rack spares per rack: N/U = 288/256 = 1.125), plus its energy.
   const cost::RunCost cluster = cost::cluster_run_cost(model, 48, r.energy_j / 3.6e9);
   const double share = 128 * 4250.0 / 3600 / (288 * 48);
   const double energy = job.energy_j / 3.6e9 * 1.2 * 80.6;
   CHECK(
       m.at("cost_to_train_usd") ==
-      Approx((cluster.capex_usd + cluster.facility_usd + cluster.crews_usd) * share + energy).epsilon(1e-12));
+      Approx((cluster.capex_usd + cluster.financing_usd + cluster.facility_usd + cluster.crews_usd) * share * 1.125 +
+             energy)
+          .epsilon(1e-12));
   CHECK(m.at("cost_to_train_usd") == m.at("cost_total_usd"));
   CHECK(m.at("cost_per_mtok_usd") == m.at("cost_total_usd") / (ledger::retained_tokens(job) / 1e6));
 

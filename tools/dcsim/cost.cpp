@@ -65,6 +65,7 @@ std::string cost_json(const Scenario& s, const cost::CostModel& m, bool gpu_pric
   j["it_capacity_mw"] = m.it_capacity_w / 1e6;
   const cost::RunCost hour = cost::cluster_run_cost(m, 1.0, 0.0);
   j["capex_usd_per_h"] = hour.capex_usd;
+  j["financing_usd_per_h"] = hour.financing_usd;
   j["facility_usd_per_h"] = hour.facility_usd;
   j["crews_usd_per_h"] = hour.crews_usd;
   j["fixed_usd_per_gpu_h"] = hour.total_usd() / m.gpus;
@@ -81,11 +82,11 @@ std::string cost_text(const Scenario& s, const cost::CostModel& m, bool gpu_pric
   out += bill_text(m.bill);
   const cost::RunCost hour = cost::cluster_run_cost(m, 1.0, 0.0);
   out +=
-      fmt::format("  IT capacity {:.3f} MW (racks at design power + fabric); per hour of a run: capex "
-                  "depreciation {:.2f}, facility {:.2f}, crews {:.2f} = {:.2f} USD ({:.4f} USD per GPU-hour "
-                  "before electricity)\n",
-                  m.it_capacity_w / 1e6, hour.capex_usd, hour.facility_usd, hour.crews_usd, hour.total_usd(),
-                  hour.total_usd() / m.gpus);
+      fmt::format("  IT capacity {:.3f} MW (racks at rack_power_kw + fabric); per hour of a run: capex "
+                  "depreciation {:.2f}, financing {:.2f}, facility {:.2f}, crews {:.2f} = {:.2f} USD ({:.4f} USD "
+                  "per GPU-hour before electricity; {:.4f} per usable GPU-hour, spares charged)\n",
+                  m.it_capacity_w / 1e6, hour.capex_usd, hour.financing_usd, hour.facility_usd, hour.crews_usd,
+                  hour.total_usd(), hour.total_usd() / m.gpus, hour.total_usd() / m.usable_gpus);
   out += fmt::format(
       "  electricity: IT energy x pue {} x {} USD/MWh (dcsim run reports it with the energy model)\n",
       m.prices.pue, m.prices.electricity_usd_per_mwh);

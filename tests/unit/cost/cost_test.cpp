@@ -62,7 +62,10 @@ TEST_CASE("cost: every default comes from the key table, the GPU price from the 
   CHECK(c.gpu_usd == 7.8e6 / 72);
   CHECK(c.electricity_usd_per_mwh == 80.6);
   CHECK(c.facility_usd_per_mw_year == Approx(184.06 * 12 * 1000).epsilon(1e-15));
-  CHECK(c.depreciation_years == 6);
+  CHECK(c.depreciation_years == 5);
+  CHECK(c.cost_of_capital_frac == 0.11);
+  CHECK(c.flash_usd_per_tb == 220);
+  CHECK_FALSE(c.rent_usd_per_gpu_h.has_value()); // no public Rubin rental price
   CHECK(c.pue == 1.2);
   CHECK(c.staffed_crews == 2); // operations.repair_crews
   CHECK_FALSE(tools::load_scenario_text(R"({"cluster":{"racks":2}})", "u.json").scenario->cost.has_value());
@@ -204,8 +207,9 @@ TEST_CASE("cost: scaling one price by x scales its own line by x and no other li
 }
 
 TEST_CASE("cost: a run's lines, a job's share and cost per useful token, derived by hand", "[unit][cost]") {
-  // 4 racks of 72 Rubin GPUs (288 GPUs), 24 h; one job of 128 GPUs held all 24 h (3,072 GPU-h): 2,800
-  // productive, 272 rework; step 1 s of 4e6 tokens. Cluster IT energy 5 MWh, the job's 3 MWh.
+  // 4 racks of 72 Rubin GPUs (288 GPUs; 8 in-rack spares per rack, 1 spare rack), 24 h; one job of 128
+  // GPUs held all 24 h (3,072 GPU-h): 2,800 productive, 272 rework; step 1 s of 4e6 tokens. Cluster IT
+  // energy 5 MWh, the job's 3 MWh.
   const auto loaded = tools::load_scenario_text(BASE, "t.json");
   REQUIRE(loaded.scenario);
   const Scenario& s = *loaded.scenario;
@@ -225,25 +229,32 @@ TEST_CASE("cost: a run's lines, a job's share and cost per useful token, derived
   job.gpu_h[static_cast<std::size_t>(workload::JobTime::REWORK)] = 272;
   r.jobs = {job};
 
-  // Capex: 288 GPUs x 7.8e6/72 + 4 racks x 100,000 = 31,600,000 $; over 24 h of 6 years.
+  // Capex: 288 GPUs x 7.8e6/72 + 4 racks x 100,000 = 31,600,000 $; depreciated over 24 h of 5 years, and
+  // financed at 11%: CRF(0.11, 5) = 0.11 x 1.11^5 / (1.11^5 - 1) = 0.11 x 1.685058 / 0.685058 = 0.270570.
   CHECK(m.bill.capex_usd() == Approx(31.6e6).epsilon(1e-12));
   const cost::RunCost c = cost::cluster_run_cost(m, 24, 5);
-  CHECK(c.capex_usd == Approx(31.6e6 * 24 / (6 * 8760)).epsilon(1e-12));
-  // Facility: 4 racks at design power (64 busy Rubin GPUs x 1.8 kW + 8 in-rack spares idle at 15% + base
-  // 0.35 x 72 x 1.8 kW).
-  const double rack_w = 64 * 1800.0 + 8 * 0.15 * 1800 + 0.35 * 72 * 1800;
-  CHECK(m.it_capacity_w == Approx(4 * rack_w).epsilon(1e-12));
-  CHECK(c.facility_usd == Approx(2208720.0 * 4 * rack_w / 1e6 * 24 / 8760).epsilon(1e-12));
+  CHECK(c.capex_usd == Approx(31.6e6 * 24 / (5 * 8760)).epsilon(1e-12));
+  CHECK(c.financing_usd == Approx(31.6e6 * (0.270570 - 0.2) * 24 / 8760).epsilon(1e-5));
+  // Facility: 4 racks at the Vera Rubin NVL72's 190 kW (docs/hardware.md: 72 x 1.8 kW + 60.4 kW).
+  CHECK(m.it_capacity_w == Approx(4 * 190000.0).epsilon(1e-12));
+  CHECK(c.facility_usd == Approx(2208720.0 * 0.76 * 24 / 8760).epsilon(1e-12));
   CHECK(c.crews_usd == 2 * 100.0 * 24);
   CHECK(c.energy_usd == Approx(5 * 1.2 * 80.6).epsilon(1e-12));
 
   std::map<std::string, double> jm;
   for (const auto& [name, value] : cost::job_cost_metrics(m, r, job))
     jm[name] = value;
+  // Its own share: 3,072 of 288 x 24 GPU-h. Spares: U = (4 - 1 spare rack) x 64 = 192 usable GPUs of
+  // N = 288, so each GPU-hour held carries N/U - 1 = 0.5 of another in spare capacity; 128 GPUs fill 2
+  // racks of 64, nothing idle.
   const double fixed_share = 3072.0 / (288 * 24);
+  const double own_fixed = c.fixed_usd() * fixed_share;
   CHECK(jm.at("cost_capex_usd") == Approx(c.capex_usd * fixed_share).epsilon(1e-12));
+  CHECK(jm.at("cost_financing_usd") == Approx(c.financing_usd * fixed_share).epsilon(1e-12));
+  CHECK(jm.at("cost_spares_usd") == Approx(0.5 * own_fixed).epsilon(1e-12));
+  CHECK(jm.at("cost_idle_usd") == 0);
   CHECK(jm.at("cost_energy_usd") == Approx(3 * 1.2 * 80.6).epsilon(1e-12));
-  const double total = (c.capex_usd + c.facility_usd + c.crews_usd) * fixed_share + 3 * 1.2 * 80.6;
+  const double total = 1.5 * own_fixed + 3 * 1.2 * 80.6;
   CHECK(jm.at("cost_total_usd") == Approx(total).epsilon(1e-12));
   CHECK(jm.at("cost_per_gpu_h_usd") == Approx(total / 3072).epsilon(1e-12));
   CHECK(jm.at("cost_per_productive_gpu_h_usd") == Approx(total / 2800).epsilon(1e-12));
@@ -255,6 +266,7 @@ TEST_CASE("cost: a run's lines, a job's share and cost per useful token, derived
   CHECK(jm.at("cost_in_productive_usd") + jm.at("cost_in_rework_usd") ==
         Approx(jm.at("cost_total_usd")).epsilon(1e-12));
   CHECK(jm.at("cost_in_waiting_usd") == 0);
+  CHECK(std::isnan(jm.at("cost_rent_usd"))); // Rubin has no public rental price
 
   std::map<std::string, double> cm;
   for (const auto& [name, value] : cost::cluster_cost_metrics(m, r))
@@ -262,8 +274,139 @@ TEST_CASE("cost: a run's lines, a job's share and cost per useful token, derived
   CHECK(cm.at("cost_total_usd") == c.total_usd());
   CHECK(cm.at("cost_per_mtok_usd") == cm.at("cost_total_usd") / (tokens / 1e6)); // exactly
   CHECK(cm.at("cost_per_gpu_h_usd") == Approx(c.total_usd() / (288 * 24)).epsilon(1e-12));
+  CHECK(cm.at("cost_spares_usd") == Approx(c.fixed_usd() * 96 / 288).epsilon(1e-12)); // 96 of 288 GPUs spare
   CHECK(std::isnan(cm.at("cost_per_mtok_served_usd"))); // no services
   CHECK(cm.at("capex_usd") == m.bill.capex_usd());
+}
+
+TEST_CASE("cost: the capital recovery factor repays the capital with its interest", "[unit][cost]") {
+  // By hand: 1.11^4 = 1.518070, 1.11^5 = 1.685058, 1.11^6 = 1.870415;
+  // CRF = 0.11 x g / (g - 1): 4 years 0.322326, 5 years 0.270570, 6 years 0.236377.
+  CHECK(cost::capital_recovery_factor(0.11, 4) == Approx(0.322326).epsilon(1e-5));
+  CHECK(cost::capital_recovery_factor(0.11, 5) == Approx(0.270570).epsilon(1e-5));
+  CHECK(cost::capital_recovery_factor(0.11, 6) == Approx(0.236377).epsilon(1e-5));
+  CHECK(cost::capital_recovery_factor(0, 5) == 0.2); // no interest: straight-line
+  // An annuity of CRF a year for n years is worth the capital today: Σ CRF / 1.11^k = 1 (k = 1..5).
+  double present = 0;
+  for (int k = 1; k <= 5; ++k)
+    present += cost::capital_recovery_factor(0.11, 5) / std::pow(1.11, k);
+  CHECK(present == Approx(1.0).epsilon(1e-12));
+  // A year of the BASE design (capex 31.6 M$, no energy): depreciation 31.6/5 = 6.32 M$, financing
+  // 31.6 x (0.270570 - 0.2) = 2.230 M$; with cost_of_capital_frac 0 the financing line is 0.
+  const auto loaded = tools::load_scenario_text(BASE, "t.json");
+  REQUIRE(loaded.scenario);
+  bool gpu_priced = false;
+  cost::CostModel m = tools::scenario_cost_model(*loaded.scenario, gpu_priced);
+  const cost::RunCost year = cost::cluster_run_cost(m, 8760, 0);
+  CHECK(year.capex_usd == Approx(6.32e6).epsilon(1e-12));
+  CHECK(year.financing_usd == Approx(2.2300e6).epsilon(1e-4));
+  m.prices.cost_of_capital_frac = 0;
+  CHECK(cost::cluster_run_cost(m, 8760, 0).financing_usd == 0);
+  CHECK(errors_with({"cost.cost_of_capital_frac=1.5"}) ==
+        "t.json: /cost/cost_of_capital_frac: must be in [0, 1] (got 1.5)\n");
+}
+
+namespace {
+/// A job's cost metrics on the BASE design with `edits`: the job holds `gpus` GPUs for 24 h, no energy.
+std::map<std::string, double> job_costs(const std::vector<std::string>& edits, int gpus) {
+  const auto loaded = tools::load_scenario_text(BASE, "t.json", edits);
+  INFO(loaded.errors);
+  REQUIRE(loaded.scenario);
+  bool gpu_priced = false;
+  const cost::CostModel m = tools::scenario_cost_model(*loaded.scenario, gpu_priced);
+  ledger::ReplicaResult r;
+  r.gpus = m.gpus;
+  r.duration = sim::hours_to_ticks(24);
+  ledger::JobOutcome job;
+  job.gpus = gpus;
+  job.gpu_h[static_cast<std::size_t>(workload::JobTime::PRODUCTIVE)] = 24.0 * gpus;
+  r.jobs = {job};
+  std::map<std::string, double> out;
+  for (const auto& [name, value] : cost::job_cost_metrics(m, r, job))
+    out[name] = value;
+  // The cluster's fixed rate per GPU-hour, for the comparisons below.
+  out["rate"] = cost::cluster_run_cost(m, 24, 0).fixed_usd() / (m.gpus * 24.0);
+  return out;
+}
+} // namespace
+
+TEST_CASE("cost: spares and idle capacity are charged to the jobs that hold them", "[unit][cost]") {
+  // Crews off, so that the fixed rate per GPU-hour is the same for every cluster size below: (gpu_usd +
+  // 100,000 $ of spare parts / 72 GPUs) x CRF / 8760 + 190 kW / 72 GPUs x the facility rate.
+  const std::vector<std::string> no_crews = {"cost.staffed_crews=0"};
+  auto with = [&](std::vector<std::string> e) {
+    e.insert(e.end(), no_crews.begin(), no_crews.end());
+    return e;
+  };
+  // 576 GPUs fill 8 racks of 72 or 9 racks of 64; one spare rack each.
+  //   no in-rack spares: 9 racks, N = 648, U = 8 x 72 = 576: N/U = 1.125
+  //   8 in-rack spares: 10 racks, N = 720, U = 9 x 64 = 576: N/U = 1.25 (= 72/64 x 10/9)
+  const auto none = job_costs(with({"hardware.rack.spare_gpus=0", "cluster.racks=9"}), 576);
+  const auto eight = job_costs(with({"cluster.racks=10"}), 576);
+  CHECK(none.at("rate") == Approx(eight.at("rate")).epsilon(1e-12));
+  CHECK(none.at("cost_per_gpu_h_usd") == Approx(1.125 * none.at("rate")).epsilon(1e-12));
+  CHECK(eight.at("cost_per_gpu_h_usd") == Approx(1.25 * eight.at("rate")).epsilon(1e-12));
+  // 8 in-rack spares make the job's GPU-hour 1.25 / 1.125 = 10/9 dearer, not cheaper; the spares line is
+  // its own: 0.125 and 0.25 of the job's plain share (576 x 24 GPU-h x rate).
+  CHECK(eight.at("cost_per_gpu_h_usd") / none.at("cost_per_gpu_h_usd") == Approx(10.0 / 9).epsilon(1e-12));
+  CHECK(none.at("cost_spares_usd") == Approx(0.125 * 576 * 24 * none.at("rate")).epsilon(1e-12));
+  CHECK(eight.at("cost_spares_usd") == Approx(0.25 * 576 * 24 * eight.at("rate")).epsilon(1e-12));
+  CHECK(eight.at("cost_idle_usd") == 0);
+  // A job of 600 GPUs occupies ⌈600/64⌉ = 10 racks (640 usable GPUs; 11 racks with the spare rack,
+  // N/U = 792/640): it holds the 40 it leaves idle, idle = 40/600 of its plain share, and its spares line
+  // covers the whole footprint: 640/600 x (792/640 - 1) = 152/600.
+  const auto ragged = job_costs(with({"cluster.racks=11"}), 600);
+  const double plain = 600 * 24 * ragged.at("rate");
+  CHECK(ragged.at("cost_idle_usd") == Approx(plain * 40 / 600).epsilon(1e-12));
+  CHECK(ragged.at("cost_spares_usd") == Approx(plain * 152 / 600).epsilon(1e-12));
+  CHECK(ragged.at("cost_total_usd") == Approx(plain * 792 / 600).epsilon(1e-12));
+  // A job holding every usable GPU all the time pays the cluster's whole fixed cost: 10 racks, U = 576,
+  // 576 x 24 x 1.25 x rate = 720 x 24 x rate.
+  CHECK(eight.at("cost_total_usd") == Approx(720 * 24 * eight.at("rate")).epsilon(1e-12));
+}
+
+TEST_CASE("cost: the rent line prices the GPU-hours held at a rental price", "[unit][cost]") {
+  // GB200: CoreWeave's 42.00 $ per 4-GPU slice-hour = 10.50 $ per GPU-hour by default; the job holds
+  // 128 GPUs x 24 h = 3,072 GPU-h: 32,256 $.
+  const auto gb200 = job_costs({"hardware.gpu.model=gb200"}, 128);
+  CHECK(gb200.at("cost_rent_usd") == Approx(32256.0).epsilon(1e-12));
+  CHECK(gb200.at("rent_over_build_frac") == Approx(32256.0 / gb200.at("cost_total_usd")).epsilon(1e-12));
+  // Rubin has no public rental price: no line unless the key is given (20 $ x 3,072 = 61,440 $).
+  CHECK(std::isnan(job_costs({}, 128).at("cost_rent_usd")));
+  CHECK(job_costs({"cost.rent_usd_per_gpu_h=20"}, 128).at("cost_rent_usd") == Approx(61440.0).epsilon(1e-12));
+  CHECK(errors_with({"cost.rent_usd_per_gpu_h=-1"}) == "t.json: /cost/rent_usd_per_gpu_h: must be >= 0 (got -1)\n");
+}
+
+TEST_CASE("cost: storage capital from the storage tiers, facility power from the hardware table", "[unit][cost]") {
+  // Tiers: host memory and local NVMe are in the trays' price (no line); a rack cache of 500,000 GB per
+  // rack x 4 racks = 2,000 TB and an object store of 10^8 GB = 100,000 TB: 102,000 TB x 220 $ = 22.44 M$.
+  const auto loaded = tools::load_scenario_text(
+      BASE, "t.json",
+      {R"(storage={"tiers": [{"name": "host", "kind": "host_memory"}, {"name": "nvme", "kind": "local_nvme"},
+           {"name": "lota", "kind": "rack_cache"}, {"name": "store", "kind": "object_store"}]})"});
+  INFO(loaded.errors);
+  REQUIRE(loaded.scenario);
+  bool gpu_priced = false;
+  const cost::CostModel m = tools::scenario_cost_model(*loaded.scenario, gpu_priced);
+  const cost::BillLine* flash = m.bill.line("flash TB (rack caches, object stores)");
+  REQUIRE(flash);
+  CHECK(flash->count == 102000);
+  CHECK(flash->total_usd == Approx(22.44e6).epsilon(1e-12));
+  CHECK(m.bill.area_usd("storage") == flash->total_usd);
+  // Facility power per rack: an HGX rack of 4 DGX H100 servers is 4 x 10.2 kW; overriding the GPU's power
+  // keeps the servers' other 4.6 kW: 4 x (8 x 1 kW + 4.6 kW) = 50.4 kW.
+  const auto hgx = tools::load_scenario_text(
+      BASE, "t.json",
+      {"hardware={\"gpu\": {\"model\": \"h100-sxm\"}, \"rack\": {\"kind\": \"hgx\", \"nodes_per_rack\": 4}}",
+       "operations={\"repair_crews\": 2}"});
+  INFO(hgx.errors);
+  REQUIRE(hgx.scenario);
+  CHECK(cost::rack_facility_power_w(*hgx.scenario->cost, *hgx.scenario) == Approx(40800.0).epsilon(1e-12));
+  Scenario hot = *hgx.scenario;
+  hot.hardware.gpu.power_w = 1000;
+  CHECK(cost::rack_facility_power_w(*hot.cost, hot) == Approx(50400.0).epsilon(1e-12));
+  hot.cost->rack_power_kw = 30;
+  CHECK(cost::rack_facility_power_w(*hot.cost, hot) == 30000);
 }
 
 TEST_CASE("cost: a service pays its GPU-hours and the energy no training job drew", "[unit][cost]") {
@@ -294,6 +437,8 @@ TEST_CASE("cost: a service pays its GPU-hours and the energy no training job dre
   const cost::RunCost c = cost::cluster_run_cost(m, 10, 3);
   CHECK(sm.at("cost_energy_usd") == Approx(0.5 * 1.2 * 80.6).epsilon(1e-12));
   CHECK(sm.at("cost_capex_usd") == Approx(c.capex_usd * 720 / 2880).epsilon(1e-12));
+  // Its share of the spare capacity: N/U = 288/192 (no domain footprint for a service).
+  CHECK(sm.at("cost_spares_usd") == Approx(c.fixed_usd() * 720 / 2880 * 0.5).epsilon(1e-12));
   CHECK(sm.at("cost_per_mtok_served_usd") == sm.at("cost_total_usd") / (1e9 / 1e6));
   CHECK(sm.at("cost_in_serving_usd") + sm.at("cost_in_down_usd") ==
         Approx(sm.at("cost_total_usd")).epsilon(1e-12));
