@@ -722,7 +722,8 @@ std::string report_html_id(std::string_view text) {
   return html_id(text);
 }
 
-int report_command(const std::string& out_dir, const std::string& output, const std::vector<std::string>& metrics) {
+int report_command(const std::string& out_dir, const std::string& output, const std::vector<std::string>& metrics,
+                   const std::vector<std::string>& pareto) {
   const std::filesystem::path dir(out_dir);
   if (!std::filesystem::is_directory(dir)) {
     std::cerr << fmt::format("dcsim report: {}: not a directory\n", out_dir);
@@ -733,9 +734,13 @@ int report_command(const std::string& out_dir, const std::string& output, const 
     std::cerr << fmt::format("dcsim report: {}: not a complete run's outputs: {}\n", out_dir, why);
     return 2;
   }
+  if (!sweep && !pareto.empty()) {
+    std::cerr << fmt::format("dcsim report: {}: --pareto needs a sweep's folder (sweep.csv)\n", out_dir);
+    return 2;
+  }
   std::string html;
   try {
-    html = sweep ? sweep_report_html(dir, metrics) : report_html(dir);
+    html = sweep ? sweep_report_html(dir, metrics, pareto) : report_html(dir);
   } catch (const std::exception& e) {
     std::cerr << "dcsim report: " << e.what() << "\n";
     return 2;
