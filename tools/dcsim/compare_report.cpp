@@ -66,10 +66,11 @@ svg::ComparePanel panel_of(const Comparison& c, const MetricComparison& r) {
   svg::ComparePanel p;
   p.id = "compare-panel-" + report_html_id(r.job) + "-" + report_html_id(r.metric);
   p.title = r.job + ": " + r.metric;
-  const std::string better = r.better ? std::string(ledger::better_name(*r.better)) : "?";
-  p.note = fmt::format("{}{}; better {}{}", r.verdict,
-                       std::isnan(r.diff_frac) ? "" : fmt::format(" ({:+.2f}%)", r.diff_frac * 100), better,
-                       can_fail(c, r) ? ", tolerance " + tolerance_text(c, r) : "");
+  const bool has_direction = r.better && *r.better != ledger::Better::NONE;
+  p.note = fmt::format("{}{}{}{}", r.verdict,
+                       std::isnan(r.diff_frac) ? "" : fmt::format(" ({:+.2f}%)", r.diff_frac * 100),
+                       has_direction ? fmt::format(" · {} better", *r.better == ledger::Better::HIGHER ? "↑" : "↓") : "",
+                       can_fail(c, r) ? " · tol " + tolerance_text(c, r) : "");
   const auto side = [](const MetricStats& s, double& mean, double& low, double& high) {
     mean = s.present ? s.mean : NaN, low = s.present ? s.ci95_low : NaN, high = s.present ? s.ci95_high : NaN;
   };

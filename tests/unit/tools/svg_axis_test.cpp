@@ -2,6 +2,7 @@
 // them: a numeric sweep key drawn to scale, a log axis with its ticks at decades, intervals clipped to a
 // fraction's [0, 1].
 #include "models/ledger/metric_table.hpp"
+#include "tests/support/svg_axes.hpp"
 #include "tools/dcsim/svg_axis.hpp"
 #include "tools/dcsim/svg_plots.hpp"
 
@@ -13,32 +14,11 @@
 
 using namespace dcsim::tools::svg;
 
-namespace {
-
-/// (data-value, data-pos) of every tick label of one class ("xtick" or "ytick") in an SVG.
-std::vector<std::pair<double, double>> ticks_of(const std::string& svg, const std::string& cls) {
-  std::vector<std::pair<double, double>> out;
-  const std::regex tick("class=\"" + cls + "\" data-value=\"([^\"]+)\" data-pos=\"([^\"]+)\"");
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), tick); it != std::sregex_iterator(); ++it)
-    out.emplace_back(std::stod((*it)[1].str()), std::stod((*it)[2].str()));
-  return out;
-}
-
-/// The drawn positions are an affine function of f(value): every tick lies on the line through the
-/// first and the last (to the 0.1 px the SVG is written with).
-bool affine_in(const std::vector<std::pair<double, double>>& ticks, double (*f)(double)) {
-  if (ticks.size() < 3) return false;
-  const auto& [v0, p0] = ticks.front();
-  const auto& [v1, p1] = ticks.back();
-  for (const auto& [v, p] : ticks)
-    if (std::fabs(p0 + (f(v) - f(v0)) / (f(v1) - f(v0)) * (p1 - p0) - p) > 0.11) return false;
-  return true;
-}
-
-double identity(double v) { return v; }
-double log10_of(double v) { return std::log10(v); }
-
-} // namespace
+using dcsim::test::affine_in;
+using dcsim::test::marks_of;
+using dcsim::test::ticks_of;
+constexpr auto identity = dcsim::test::linear_of;
+constexpr auto log10_of = dcsim::test::log10_of;
 
 TEST_CASE("axes: log only where numeric values span decades unevenly on a linear scale", "[unit][report]") {
   CHECK(prefers_log({600, 1800, 7200}));
@@ -95,10 +75,9 @@ TEST_CASE("interval chart: a numeric key drawn to scale, log where it spans deca
     CHECK(affine_in(xt, identity));
     CHECK(affine_in(ticks_of(svg, "ytick"), identity));
     // The marks sit where the axis puts their values: cx of each mean on the same line as the ticks.
-    const std::regex mean("data-x=\"([^\"]+)\" cx=\"([^\"]+)\"");
     std::vector<std::pair<double, double>> marks(xt.begin(), xt.end());
-    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), mean); it != std::sregex_iterator(); ++it)
-      marks.emplace_back(std::stod((*it)[1].str()), std::stod((*it)[2].str()));
+    for (const auto& m : marks_of(svg))
+      marks.push_back(m);
     CHECK(marks.size() == xt.size() + 3);
     CHECK(affine_in(marks, identity));
     // 1.004 is drawn as 1: the bar is clipped, flagged, and no y tick passes 1.
