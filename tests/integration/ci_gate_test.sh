@@ -10,6 +10,8 @@
 # of pretrain and of the cluster: 2) and no failure; an hour-long restart instead of ten minutes is a
 # regression (exit 5, not 1) whose JUnit file counts a failure for both rows, each counted attribute
 # matching the elements; a bad scenario value is a failure of another kind (exit 2), never 5.
+# The build step builds the target dcsim in the test's own build tree: a no-op on a built checkout (as
+# in CI); sources edited since the build are compiled then, so edit nothing while the suite runs.
 set -euo pipefail
 
 [[ $# -eq 2 ]] || { echo "usage: $0 BUILD_DIR OUTPUT_DIR" >&2; exit 2; }

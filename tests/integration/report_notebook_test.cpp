@@ -276,6 +276,8 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   };
   for (const char* f : {"ledger.csv", "causes.csv", "timeseries.csv", "events.csv", "racks.csv", "scenario.json"})
     fs::remove(run / f);
+  // A fraction whose Student t interval reaches past 1 (few replicas near the bound) is shown ending at 1.
+  std::ofstream(run / "summary.csv", std::ios::app) << "default,pretrain,near_one_frac,0.998,0.99,1.006,4\n";
   remark();
   const auto r = run_shell(fmt::format("{} report {} 2>&1", dcsim_binary(), shell_quote(run.string())));
   INFO(r.output);
@@ -286,6 +288,8 @@ TEST_CASE("report degrades gracefully when files are missing", "[scenario][workf
   CHECK(html.find("timeseries.csv is not in this run&#39;s outputs.") != std::string::npos);
   CHECK(html.find("the rack grid needs one of them") != std::string::npos);
   CHECK(html.find("id=\"summary\"") != std::string::npos);
+  CHECK(html.find("<td class=\"metric\">near_one_frac</td><td>0.9980 <span class=\"ci\">[0.9900, 1.0000]</span>") !=
+        std::string::npos);
   // default.json has no cost block: no cost metrics, so no cost waterfall and no link to it.
   CHECK(html.find("cost-waterfall") == std::string::npos);
   CHECK(html.find("id=\"waterfall\"") != std::string::npos);

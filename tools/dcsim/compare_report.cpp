@@ -18,12 +18,14 @@ namespace {
 
 constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string stats_cell(const MetricStats& s) {
+/// A side's mean and interval, the interval clipped to the metric's range (svg::metric_range).
+std::string stats_cell(const MetricStats& s, const std::string& metric) {
   if (!s.present) return "<td>–</td>";
   if (std::isnan(s.ci95_low) || s.ci95_low == s.ci95_high)
     return fmt::format("<td>{}</td>", report_number(s.mean));
+  const auto range = svg::metric_range(metric);
   return fmt::format("<td>{} <span class=\"ci\">[{}, {}]</span></td>", report_number(s.mean),
-                     report_number(s.ci95_low), report_number(s.ci95_high));
+                     report_number(range.clip(s.ci95_low)), report_number(range.clip(s.ci95_high)));
 }
 
 std::string p_text(double p) {
@@ -47,7 +49,7 @@ std::string table_section(const Comparison& c) {
     out += fmt::format(
         "<tr><td>{}</td><td class=\"metric\">{}</td>{}{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        escape(r.job), escape(r.metric), stats_cell(r.baseline), stats_cell(r.candidate), diff,
+        escape(r.job), escape(r.metric), stats_cell(r.baseline, r.metric), stats_cell(r.candidate, r.metric), diff,
         std::isnan(r.diff_frac) ? "–" : fmt::format("{:+.2f}%", r.diff_frac * 100), p_text(r.p_value),
         p_text(r.p_adjusted), tolerance_text(c, r), escape(r.verdict), gate);
   }

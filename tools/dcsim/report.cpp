@@ -6,6 +6,7 @@
 #include "tools/dcsim/report_events.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
+#include "tools/dcsim/svg_axis.hpp"
 #include "tools/dcsim/svg_chart.hpp"
 #include "tools/dcsim/sweep_report.hpp"
 
@@ -89,7 +90,7 @@ std::string summary_section(const sim::CsvDocument& summary) {
   for (const auto& row : summary.rows)
     cell[{row[job], row[metric]}] = &row;
   std::string out = "<section id=\"summary\"><h2>Summary</h2>\n<p>Mean over replicas with its 95% confidence "
-                    "interval (Student t).</p>\n<table class=\"summary-table\"><thead><tr><th>metric</th>";
+                    "interval (Student t), clipped to the values the metric can take (a fraction to [0, 1]).</p>\n<table class=\"summary-table\"><thead><tr><th>metric</th>";
   for (const auto& j : jobs)
     out += fmt::format("<th>{}</th>", escape(j));
   out += "</tr></thead><tbody>\n";
@@ -102,7 +103,8 @@ std::string summary_section(const sim::CsvDocument& summary) {
         continue;
       }
       const auto& row = *it->second;
-      const double v = num(row, mean), lo = num(row, low), hi = num(row, high);
+      const auto range = svg::metric_range(m); // an interval past a fraction's 1 is shown ending at 1
+      const double v = num(row, mean), lo = range.clip(num(row, low)), hi = range.clip(num(row, high));
       out += std::isnan(lo) || lo == hi ? fmt::format("<td>{}</td>", fmt_value(v))
                                         : fmt::format("<td>{} <span class=\"ci\">[{}, {}]</span></td>",
                                                       fmt_value(v), fmt_value(lo), fmt_value(hi));
