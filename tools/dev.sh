@@ -16,9 +16,10 @@ PACKAGES=(cmake g++ make pkg-config libsimgrid-dev libboost-graph-dev nlohmann-j
 # Only for the tests: the report is checked in headless chromium, the notebook runs under jupyter
 # nbconvert (pandas, matplotlib, ipykernel), scenarios are validated against `dcsim schema` by jsonschema.
 # The loader fuzzer (tools/fuzz) is built with clang's libFuzzer. tools/slurm-sweep is tested on a one-node
-# Slurm cluster (tools/slurm-local): its daemons, munge, and sbatch/squeue/scontrol from slurm-client.
+# Slurm cluster (tools/slurm-local): its daemons, munge, and sbatch/squeue/scontrol from slurm-client. The
+# .deb is checked by lintian (tools/package-deb).
 TEST_PACKAGES=(chromium jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-jsonschema
-               clang libclang-rt-14-dev slurmctld slurmd slurm-client munge)
+               clang libclang-rt-14-dev slurmctld slurmd slurm-client munge lintian)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 say() { printf '== %s\n' "$*" >&2; }

@@ -4,6 +4,7 @@
 #include "sim/csv_reader.hpp"
 #include "sim/stats.hpp"
 #include "sim/welch_test.hpp"
+#include "tools/dcsim/compare_junit.hpp"
 #include "tools/dcsim/compare_report.hpp"
 #include "tools/dcsim/completion.hpp"
 #include "tools/dcsim/provenance.hpp"
@@ -334,8 +335,8 @@ std::string comparison_table(const Comparison& c) {
         "note: {} metric rows have no declared direction (better \"?\"): compared, never a regression\n",
         undeclared);
   out += c.regressions
-             ? fmt::format("{} regression{}: worse by more than the tolerance and significant (exit 1)\n",
-                           c.regressions, c.regressions == 1 ? "" : "s")
+             ? fmt::format("{} regression{}: worse by more than the tolerance and significant (exit {})\n",
+                           c.regressions, c.regressions == 1 ? "" : "s", COMPARE_EXIT_REGRESSION)
              : std::string("no regression\n");
   return out;
 }
@@ -414,6 +415,22 @@ std::string compare_settings(const CompareOptions& o, CompareSettings& settings)
   return "";
 }
 
+/// --report and --junit; 0, or 1 when one cannot be written (the comparison itself succeeded).
+int write_compare_files(const CompareOptions& o, const Comparison& c) {
+  for (const bool junit : {false, true}) {
+    const std::string& path = junit ? o.junit_path : o.report_path;
+    if (path.empty()) continue;
+    try {
+      sim::write_file_atomically(path, junit ? comparison_junit(c) : compare_report_html(c));
+    } catch (const std::exception& e) {
+      std::cerr << "dcsim compare: " << (junit ? "--junit: " : "--report: ") << e.what() << "\n";
+      return 1;
+    }
+    std::cerr << fmt::format("{} written to {}\n", junit ? "JUnit XML" : "compare page", path);
+  }
+  return 0;
+}
+
 } // namespace
 
 int compare_command(const CompareOptions& o) {
@@ -432,10 +449,14 @@ int compare_command(const CompareOptions& o) {
       return 2;
     }
   }
+  if (o.exact && !o.junit_path.empty()) {
+    std::cerr << "dcsim compare: --junit reports the metrics' tests; it does not apply to --exact\n";
+    return 2;
+  }
   if (o.exact) {
     const std::string diff = exact_differences(o.baseline_dir, o.candidate_dir);
     std::cout << (diff.empty() ? "identical: every output file is byte for byte the same\n" : diff);
-    return diff.empty() ? 0 : 1;
+    return diff.empty() ? 0 : COMPARE_EXIT_REGRESSION;
   }
   Comparison c;
   try {
@@ -452,16 +473,8 @@ int compare_command(const CompareOptions& o) {
     }
   }
   std::cout << (o.json ? comparison_json(c) : comparison_table(c));
-  if (!o.report_path.empty()) {
-    try {
-      sim::write_file_atomically(o.report_path, compare_report_html(c));
-    } catch (const std::exception& e) {
-      std::cerr << "dcsim compare: --report: " << e.what() << "\n";
-      return 2;
-    }
-    std::cerr << fmt::format("compare page written to {}\n", o.report_path);
-  }
-  return c.regressions > 0 ? 1 : 0;
+  if (const int failed = write_compare_files(o, c)) return failed;
+  return c.regressions > 0 ? COMPARE_EXIT_REGRESSION : 0;
 }
 
 } // namespace dcsim::tools

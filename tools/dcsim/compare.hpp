@@ -22,8 +22,10 @@
 // never renamed). Fewer than 2 replicas on either side: no test, never a regression.
 // Exact mode (`--exact`): the outputs must be byte-identical (every file the baseline's completion
 // marker lists, but for run.json); for byte-deterministic outputs (same scenario, seed and dcsim).
-// Exit code: 1 when any regression (or, exact, any difference), else 0; 2 on unreadable input, and on a
-// folder that is not a complete run's outputs (tools/dcsim/completion.hpp).
+// Exit code (distinct, so CI can tell a worse candidate from a broken job): 0 no regression;
+// COMPARE_EXIT_REGRESSION (5) when any regression (or, exact, any difference); 2 on unreadable input, bad
+// options, and a folder that is not a complete run's outputs (tools/dcsim/completion.hpp); 1 when an
+// output (--report, --junit) cannot be written.
 #pragma once
 
 #include "models/ledger/metric_table.hpp"
@@ -37,6 +39,7 @@
 namespace dcsim::tools {
 
 inline constexpr double COMPARE_ALPHA = 0.05;
+inline constexpr int COMPARE_EXIT_REGRESSION = 5; ///< a regression (exact: a difference); see above
 
 struct MetricStats {
   bool present = false;
@@ -107,6 +110,7 @@ struct CompareOptions {
   bool exact = false;
   bool json = false;
   std::string report_path; ///< --report FILE.html: also write the compare page (compare_report.hpp)
+  std::string junit_path;  ///< --junit FILE.xml: also write the result as JUnit XML (compare_junit.hpp)
 };
 int compare_command(const CompareOptions& options);
 

@@ -1,12 +1,14 @@
 #include "tools/dcsim/compare_report.hpp"
 
 #include "tools/dcsim/report.hpp"
+#include "tools/dcsim/svg_axis.hpp"
 #include "tools/dcsim/svg_chart.hpp"
 #include "tools/dcsim/svg_plots.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 namespace dcsim::tools {
 
@@ -14,34 +16,21 @@ using svg::escape;
 
 namespace {
 
-std::string stats_cell(const MetricStats& s) {
+constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+
+/// A side's mean and interval, the interval clipped to the metric's range (svg::metric_range).
+std::string stats_cell(const MetricStats& s, const std::string& metric) {
   if (!s.present) return "<td>–</td>";
   if (std::isnan(s.ci95_low) || s.ci95_low == s.ci95_high)
     return fmt::format("<td>{}</td>", report_number(s.mean));
+  const auto range = svg::metric_range(metric);
   return fmt::format("<td>{} <span class=\"ci\">[{}, {}]</span></td>", report_number(s.mean),
-                     report_number(s.ci95_low), report_number(s.ci95_high));
+                     report_number(range.clip(s.ci95_low)), report_number(range.clip(s.ci95_high)));
 }
 
 std::string p_text(double p) {
   if (std::isnan(p)) return "–";
   return p < 1e-4 ? fmt::format("{:.2e}", p) : fmt::format("{:.4f}", p);
-}
-
-/// The tolerance a row is held to, as compare applies it.
-std::string tolerance_text(const Comparison& c, const MetricComparison& r) {
-  for (const auto& g : c.gates)
-    if (g.metric == r.metric)
-      return g.relative ? fmt::format("{:g}%", g.tolerance * 100) : fmt::format("{:g}", g.tolerance);
-  return c.gates.empty() ? fmt::format("{:g}%", c.tolerance_frac * 100) : "not gated";
-}
-
-bool can_fail(const Comparison& c, const MetricComparison& r) {
-  if (!c.gates.empty()) {
-    for (const auto& g : c.gates)
-      if (g.metric == r.metric) return true;
-    return false;
-  }
-  return r.better && *r.better != ledger::Better::NONE;
 }
 
 std::string table_section(const Comparison& c) {
@@ -60,34 +49,87 @@ std::string table_section(const Comparison& c) {
     out += fmt::format(
         "<tr><td>{}</td><td class=\"metric\">{}</td>{}{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        escape(r.job), escape(r.metric), stats_cell(r.baseline), stats_cell(r.candidate), diff,
+        escape(r.job), escape(r.metric), stats_cell(r.baseline, r.metric), stats_cell(r.candidate, r.metric), diff,
         std::isnan(r.diff_frac) ? "–" : fmt::format("{:+.2f}%", r.diff_frac * 100), p_text(r.p_value),
         p_text(r.p_adjusted), tolerance_text(c, r), escape(r.verdict), gate);
   }
   return out + "</tbody></table></section>\n";
 }
 
-std::string diff_section(const Comparison& c) {
-  std::vector<svg::ForestRow> rows;
-  for (const auto& r : c.rows) {
-    if (!r.tested || !r.baseline.present || r.baseline.mean == 0 || std::isnan(r.diff_frac)) continue;
-    const double scale = 100 / std::fabs(r.baseline.mean);
-    rows.push_back({r.job + ": " + r.metric, r.diff_frac * 100, r.diff_ci95_low * scale,
-                    r.diff_ci95_high * scale, r.regression});
+/// The absolute tolerance a row is held to (NaN when it cannot fail).
+double tolerance_of(const Comparison& c, const MetricComparison& r) {
+  if (!can_fail(c, r) || !r.baseline.present) return NaN;
+  for (const auto& g : c.gates)
+    if (g.metric == r.metric) return g.relative ? g.tolerance * std::fabs(r.baseline.mean) : g.tolerance;
+  return c.tolerance_frac * std::fabs(r.baseline.mean);
+}
+
+svg::ComparePanel panel_of(const Comparison& c, const MetricComparison& r) {
+  svg::ComparePanel p;
+  p.id = "compare-panel-" + report_html_id(r.job) + "-" + report_html_id(r.metric);
+  p.title = r.job + ": " + r.metric;
+  const bool has_direction = r.better && *r.better != ledger::Better::NONE;
+  p.note = fmt::format("{}{}{}{}", r.verdict,
+                       std::isnan(r.diff_frac) ? "" : fmt::format(" ({:+.2f}%)", r.diff_frac * 100),
+                       has_direction ? fmt::format(" · {} better", *r.better == ledger::Better::HIGHER ? "↑" : "↓") : "",
+                       can_fail(c, r) ? " · tol " + tolerance_text(c, r) : "");
+  const auto side = [](const MetricStats& s, double& mean, double& low, double& high) {
+    mean = s.present ? s.mean : NaN, low = s.present ? s.ci95_low : NaN, high = s.present ? s.ci95_high : NaN;
+  };
+  side(r.baseline, p.baseline, p.baseline_low, p.baseline_high);
+  side(r.candidate, p.candidate, p.candidate_low, p.candidate_high);
+  if (const double tol = tolerance_of(c, r); std::isfinite(tol)) {
+    const bool lower_worse = r.better && *r.better == ledger::Better::HIGHER;
+    const bool higher_worse = r.better && *r.better == ledger::Better::LOWER;
+    if (!higher_worse) p.limits.push_back(r.baseline.mean - tol);
+    if (!lower_worse) p.limits.push_back(r.baseline.mean + tol);
   }
+  const auto range = svg::metric_range(r.metric);
+  p.range_lo = range.lo, p.range_hi = range.hi;
+  p.flagged = r.regression;
+  return p;
+}
+
+/// One panel per metric, each on its own scale: the gated metrics first (every metric that can fail
+/// when there are no gates), regressions first among them.
+std::string panels_section(const Comparison& c) {
+  std::vector<const MetricComparison*> order;
+  for (int pass = 0; pass < 3; ++pass)
+    for (const auto& r : c.rows) {
+      const int rank = r.regression ? 0 : can_fail(c, r) ? 1 : 2;
+      const bool drawable = (r.baseline.present && std::isfinite(r.baseline.mean)) ||
+                            (r.candidate.present && std::isfinite(r.candidate.mean));
+      if (rank == pass && drawable) order.push_back(&r);
+    }
   std::string out =
-      "<section id=\"compare-diff\"><h2>Differences with their 95% intervals</h2>\n<p>Candidate − "
-      "baseline as a share of the baseline mean; the bar is the 95% interval of the difference "
-      "(paired over shared seeds, else Welch). Metrics that failed are drawn in orange.</p>\n";
-  if (rows.empty())
-    return out + "<p class=\"note\">No metric could be tested (fewer than 2 replicas).</p></section>\n";
-  return out +
-         svg::forest_chart("compare-diff-chart", "difference (% of the baseline mean)",
-                           "% of the baseline mean", rows) +
-         "</section>\n";
+      "<section id=\"compare-panels\"><h2>Each metric on its own scale</h2>\n<p>Baseline and candidate means "
+      "with their 95% intervals (clipped to the values the metric can take: a fraction to [0, 1]); dashed: "
+      "the tolerance limits of a metric that can fail. Regressions first, in orange, then the metrics that "
+      "can fail, then the others.</p>\n";
+  if (order.empty()) return out + "<p class=\"note\">No metric to draw.</p></section>\n";
+  out += "<div class=\"charts\">\n";
+  for (const auto* r : order)
+    out += svg::compare_panel(panel_of(c, *r));
+  return out + "</div></section>\n";
 }
 
 } // namespace
+
+std::string tolerance_text(const Comparison& c, const MetricComparison& r) {
+  for (const auto& g : c.gates)
+    if (g.metric == r.metric)
+      return g.relative ? fmt::format("{:g}%", g.tolerance * 100) : fmt::format("{:g}", g.tolerance);
+  return c.gates.empty() ? fmt::format("{:g}%", c.tolerance_frac * 100) : "not gated";
+}
+
+bool can_fail(const Comparison& c, const MetricComparison& r) {
+  if (!c.gates.empty()) {
+    for (const auto& g : c.gates)
+      if (g.metric == r.metric) return true;
+    return false;
+  }
+  return r.better && *r.better != ledger::Better::NONE;
+}
 
 std::string compare_report_html(const Comparison& c) {
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
@@ -114,7 +156,7 @@ std::string compare_report_html(const Comparison& c) {
       c.family, COMPARE_ALPHA,
       c.regressions > 0 ? fmt::format("<b class=\"fail\">FAIL</b>: {} regressions", c.regressions)
                         : std::string("pass: no regression"));
-  html += diff_section(c) + table_section(c);
+  html += panels_section(c) + table_section(c);
   return html + "<footer><p>Generated by dcsim compare --report.</p></footer>\n</body></html>\n";
 }
 

@@ -6,8 +6,9 @@
 //                   difference (candidate − baseline) with its 95% interval, its share of the baseline,
 //                   the p-value and Holm's adjusted p-value, the tolerance, the verdict and pass/FAIL for
 //                   metrics that can fail
-//   #compare-diff   the differences as a share of the baseline mean with their 95% intervals (a forest
-//                   plot, one row per tested metric), metrics that failed in the warning colour
+//   #compare-panels one small chart per metric, each on its own scale (svg::compare_panel): baseline and
+//                   candidate means with their 95% intervals clipped to the metric's range, the tolerance
+//                   limits dashed; regressions first (warning colour), then the metrics that can fail
 #pragma once
 
 #include "tools/dcsim/compare.hpp"
@@ -17,5 +18,10 @@
 namespace dcsim::tools {
 
 std::string compare_report_html(const Comparison& c);
+
+/// Whether a row can fail the comparison: a gated metric (with gates), else a metric with a direction.
+bool can_fail(const Comparison& c, const MetricComparison& r);
+/// The tolerance a row is held to, as compare applies it: "0.5%", "0.005", or "not gated".
+std::string tolerance_text(const Comparison& c, const MetricComparison& r);
 
 } // namespace dcsim::tools

@@ -59,7 +59,7 @@ struct Cli {
   std::string sweep_shard;
   dcsim::tools::CompareOptions compare;
   std::string report_dir, report_output;
-  std::vector<std::string> report_metrics;
+  std::vector<std::string> report_metrics, report_pareto;
   std::string validate_path;
   std::vector<std::string> validate_overrides;
   bool validate_outside = false;
@@ -152,7 +152,7 @@ void add_sweep(Cli& c) {
 void add_compare(Cli& c) {
   c.compare_cmd = c.app.add_subcommand(
       "compare",
-      "compare two runs' metrics; exit 1 when the candidate is significantly worse beyond the tolerance");
+      "compare two runs' metrics; exit 5 when the candidate is significantly worse beyond the tolerance");
   c.compare_cmd->add_option("baseline", c.compare.baseline_dir, "baseline output directory")->required();
   c.compare_cmd->add_option("candidate", c.compare.candidate_dir, "candidate output directory")->required();
   c.compare_cmd->add_option("--tolerance-frac", c.compare.tolerance_frac,
@@ -160,6 +160,9 @@ void add_compare(Cli& c) {
   c.compare_cmd->add_flag("--json", c.compare.json, "print the comparison as JSON");
   c.compare_cmd->add_option("--report", c.compare.report_path,
                             "also write the comparison as a self-contained HTML page (table and chart)");
+  c.compare_cmd->add_option("--junit", c.compare.junit_path,
+                            "also write the result as JUnit XML: one testcase per metric that can fail, a "
+                            "failure per regression (for CI test reports)");
   c.compare_cmd->add_option("--test", c.compare.test,
                             "auto (paired when both runs share their seed, else Welch), welch or paired");
   c.compare_cmd->add_option(
@@ -168,7 +171,7 @@ void add_compare(Cli& c) {
       "NAME=1% (of the baseline mean) (repeatable)");
   c.compare_cmd->add_flag(
       "--exact", c.compare.exact,
-      "require byte-identical outputs (every listed file but run.json); exit 1 on a difference");
+      "require byte-identical outputs (every listed file but run.json); exit 5 on a difference");
 }
 
 void add_inspection(Cli& c) { // report, validate, scenario, step, topology, cost
@@ -177,6 +180,9 @@ void add_inspection(Cli& c) { // report, validate, scenario, step, topology, cos
   c.report_cmd->add_option("-o,--output", c.report_output, "where to write (default OUT_DIR/report.html)");
   c.report_cmd->add_option("--metric", c.report_metrics,
                            "a sweep's metric to plot against each varied key (repeatable; default goodput_frac)");
+  c.report_cmd->add_option("--pareto", c.report_pareto,
+                           "a sweep's Pareto front over two metrics X,Y (each NAME, JOB:NAME or gpus; "
+                           "repeatable; default gpus,goodput_frac and cost_total_usd,goodput_frac)");
 
   c.validate_cmd = c.app.add_subcommand("validate", "check a scenario and report every problem");
   c.validate_cmd->add_option("scenario", c.validate_path, "scenario JSON file")->required();
@@ -265,7 +271,7 @@ int dispatch_simulations(Cli& c, int argc, char** argv) {
 
 int dispatch_others(Cli& c) {
   if (*c.compare_cmd) return dcsim::tools::compare_command(c.compare);
-  if (*c.report_cmd) return dcsim::tools::report_command(c.report_dir, c.report_output, c.report_metrics);
+  if (*c.report_cmd) return dcsim::tools::report_command(c.report_dir, c.report_output, c.report_metrics, c.report_pareto);
   if (*c.validate_cmd) return validate_command(c.validate_path, c.validate_overrides, c.validate_outside);
   if (*c.scenario_cmd)
     return dcsim::tools::scenario_command(c.resolved_path, c.resolved_overrides, c.resolved_outside);
@@ -309,8 +315,8 @@ int main(int argc, char** argv) {
   c.exit_codes =
       "Exit codes: 0 ok; 1 runtime failure; 2 bad input or usage; 3 the run cannot progress (events pile up\n"
       "while simulated time stands still: absurd failure rates or durations); 4 run --ci-target not met\n"
-      "within --max-replicas (outputs written; sweep: at any point). compare: 1 also means a regression "
-      "(--exact: a difference).";
+      "within --max-replicas (outputs written; sweep: at any point); 5 compare: a regression (--exact: a\n"
+      "difference).";
   c.app.footer(c.exit_codes);
   add_run(c);
   add_sweep(c);

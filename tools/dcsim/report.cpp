@@ -6,6 +6,7 @@
 #include "tools/dcsim/report_events.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
+#include "tools/dcsim/svg_axis.hpp"
 #include "tools/dcsim/svg_chart.hpp"
 #include "tools/dcsim/sweep_report.hpp"
 
@@ -89,7 +90,7 @@ std::string summary_section(const sim::CsvDocument& summary) {
   for (const auto& row : summary.rows)
     cell[{row[job], row[metric]}] = &row;
   std::string out = "<section id=\"summary\"><h2>Summary</h2>\n<p>Mean over replicas with its 95% confidence "
-                    "interval (Student t).</p>\n<table class=\"summary-table\"><thead><tr><th>metric</th>";
+                    "interval (Student t), clipped to the values the metric can take (a fraction to [0, 1]).</p>\n<table class=\"summary-table\"><thead><tr><th>metric</th>";
   for (const auto& j : jobs)
     out += fmt::format("<th>{}</th>", escape(j));
   out += "</tr></thead><tbody>\n";
@@ -102,7 +103,8 @@ std::string summary_section(const sim::CsvDocument& summary) {
         continue;
       }
       const auto& row = *it->second;
-      const double v = num(row, mean), lo = num(row, low), hi = num(row, high);
+      const auto range = svg::metric_range(m); // an interval past a fraction's 1 is shown ending at 1
+      const double v = num(row, mean), lo = range.clip(num(row, low)), hi = range.clip(num(row, high));
       out += std::isnan(lo) || lo == hi ? fmt::format("<td>{}</td>", fmt_value(v))
                                         : fmt::format("<td>{} <span class=\"ci\">[{}, {}]</span></td>",
                                                       fmt_value(v), fmt_value(lo), fmt_value(hi));
@@ -722,7 +724,8 @@ std::string report_html_id(std::string_view text) {
   return html_id(text);
 }
 
-int report_command(const std::string& out_dir, const std::string& output, const std::vector<std::string>& metrics) {
+int report_command(const std::string& out_dir, const std::string& output, const std::vector<std::string>& metrics,
+                   const std::vector<std::string>& pareto) {
   const std::filesystem::path dir(out_dir);
   if (!std::filesystem::is_directory(dir)) {
     std::cerr << fmt::format("dcsim report: {}: not a directory\n", out_dir);
@@ -733,9 +736,13 @@ int report_command(const std::string& out_dir, const std::string& output, const 
     std::cerr << fmt::format("dcsim report: {}: not a complete run's outputs: {}\n", out_dir, why);
     return 2;
   }
+  if (!sweep && !pareto.empty()) {
+    std::cerr << fmt::format("dcsim report: {}: --pareto needs a sweep's folder (sweep.csv)\n", out_dir);
+    return 2;
+  }
   std::string html;
   try {
-    html = sweep ? sweep_report_html(dir, metrics) : report_html(dir);
+    html = sweep ? sweep_report_html(dir, metrics, pareto) : report_html(dir);
   } catch (const std::exception& e) {
     std::cerr << "dcsim report: " << e.what() << "\n";
     return 2;

@@ -32,9 +32,10 @@ std::string report_html(const std::filesystem::path& out_dir);
 
 /// `dcsim report`: writes OUT_DIR/report.html (or `output`); returns the exit code (2 when OUT_DIR is not
 /// a complete run's outputs: tools/dcsim/completion.hpp). A sweep's folder (sweep.csv) gets the sweep
-/// report (sweep_report.hpp) of `metrics` (empty: goodput_frac); a run's report ignores them.
+/// report (sweep_report.hpp) of `metrics` (empty: goodput_frac) and the Pareto fronts `pareto` ("X,Y"
+/// pairs; empty: the default fronts); a run's report ignores `metrics` and refuses `pareto` (exit 2).
 int report_command(const std::string& out_dir, const std::string& output,
-                   const std::vector<std::string>& metrics = {});
+                   const std::vector<std::string>& metrics = {}, const std::vector<std::string>& pareto = {});
 
 // Shared by the run, sweep and compare pages.
 std::string report_css();                         ///< the pages' stylesheet

@@ -1,11 +1,13 @@
 #include "tools/dcsim/svg_plots.hpp"
 
+#include "tools/dcsim/svg_axis.hpp"
 #include "tools/dcsim/svg_chart.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace dcsim::tools::svg {
@@ -27,32 +29,35 @@ std::string svg_open(const std::string& id, const std::string& title, int width,
                      css, escape(id), width, height, width, height, escape(title));
 }
 
-/// A value axis: [lo, hi] widened to round ticks, with 5% room so no mark sits on the frame.
-struct ValueAxis {
-  double lo = 0, hi = 1;
-  std::vector<double> ticks;
-};
-ValueAxis value_axis(double lo, double hi, int target) {
-  if (!std::isfinite(lo) || !std::isfinite(hi)) lo = 0, hi = 1;
-  const double pad = hi > lo ? (hi - lo) * 0.05 : (lo == 0 ? 1.0 : std::fabs(lo) * 0.05);
-  ValueAxis a;
-  a.ticks = nice_ticks(lo - pad, hi + pad, target);
-  a.lo = std::min(lo - pad, a.ticks.front());
-  a.hi = std::max(hi + pad, a.ticks.back());
-  return a;
-}
-
-/// The frame, horizontal grid lines and y tick labels of a plot area.
-std::string y_grid(const ValueAxis& a, double left, double top, double w, double h) {
-  auto py = [&](double y) { return top + h - (y - a.lo) / (a.hi - a.lo) * h; };
+/// The frame, horizontal grid lines and y tick labels of a plot area (tick labels carry data-value).
+std::string y_grid(const NumericAxis& a, double left, double top, double w, double h) {
+  auto py = [&](double y) { return top + h - a.fraction(y) * h; };
   std::string out = fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"plot\"/>\n",
                                 num(left), num(top), num(w), num(h));
   for (double t : a.ticks)
-    if (t >= a.lo && t <= a.hi)
-      out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" class=\"grid\"/><text x=\"{3}\" "
-                         "y=\"{4}\" class=\"ytick\">{5}</text>\n",
-                         num(left), num(left + w), num(py(t)), num(left - 4), num(py(t) + 4), tick_label(t));
+    out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" class=\"grid\"/><text x=\"{3}\" "
+                       "y=\"{4}\" class=\"ytick\" data-value=\"{6}\" data-pos=\"{2}\">{5}</text>\n",
+                       num(left), num(left + w), num(py(t)), num(left - 4), num(py(t) + 4), tick_label(t),
+                       data_num(t));
   return out;
+}
+
+/// Tick marks and labels under a numeric x axis (labels carry data-value and the mark's position).
+std::string x_ticks(const NumericAxis& a, double left, double top, double w, double h) {
+  std::string out;
+  for (double t : a.ticks) {
+    const double x = left + a.fraction(t) * w;
+    out += fmt::format("<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" class=\"grid\"/><text x=\"{0}\" "
+                       "y=\"{3}\" class=\"xtick\" data-value=\"{4}\" data-pos=\"{0}\">{5}</text>\n",
+                       num(x), num(top), num(top + h), num(top + h + 14), data_num(t), tick_label(t));
+  }
+  return out;
+}
+
+/// A numeric axis over values: log when asked and possible, else linear.
+NumericAxis axis_over(double lo, double hi, bool log, int target) {
+  if (log && lo > 0 && hi >= lo) return log_axis(lo, hi);
+  return linear_axis(lo, hi, target);
 }
 
 std::string y_title(const std::string& label, double top, double h) {
@@ -92,72 +97,96 @@ std::string scale_colour(double t) {
 
 } // namespace
 
+namespace {
+
+/// One series' marks: a line joining its means (several series), each mean a dot with its interval,
+/// clipped to the chart's y range (a clipped end is flagged data-clipped and drawn without its cap).
+std::string interval_series(const IntervalChart& c, std::size_t k, const std::function<double(std::size_t)>& px,
+                            const std::function<double(double)>& py) {
+  const auto& s = c.series[k];
+  const std::string colour = palette(k);
+  const ValueRange range{c.y_min, c.y_max};
+  std::string out, line;
+  for (std::size_t i = 0; i < s.y.size() && i < c.categories.size(); ++i)
+    if (std::isfinite(s.y[i])) line += fmt::format("{}{} {}", line.empty() ? "M" : " L", num(px(i)), num(py(s.y[i])));
+  if (c.series.size() > 1 && !line.empty())
+    out += fmt::format(
+        "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\" stroke-opacity=\"0.6\"/>\n", line, colour);
+  for (std::size_t i = 0; i < s.y.size() && i < c.categories.size(); ++i) {
+    if (!std::isfinite(s.y[i])) continue;
+    const double x = px(i), lo = range.clip(s.low[i]), hi = range.clip(s.high[i]);
+    const std::string tip = fmt::format("{}{}{}: {}", escape(s.name), s.name.empty() ? "" : ", ",
+                                        escape(c.categories[i]), data_num(s.y[i]));
+    if (std::isfinite(lo) && std::isfinite(hi)) {
+      const bool cut_lo = lo != s.low[i], cut_hi = hi != s.high[i];
+      std::string d = fmt::format("M{} {} L{} {}", num(x), num(py(lo)), num(x), num(py(hi)));
+      if (!cut_lo) d += fmt::format(" M{} {} L{} {}", num(x - 4), num(py(lo)), num(x + 4), num(py(lo)));
+      if (!cut_hi) d += fmt::format(" M{} {} L{} {}", num(x - 4), num(py(hi)), num(x + 4), num(py(hi)));
+      out += fmt::format("<path class=\"errorbar\" data-low=\"{}\" data-high=\"{}\"{} d=\"{}\" stroke=\"{}\" "
+                         "stroke-width=\"1.5\" fill=\"none\"/>",
+                         data_num(lo), data_num(hi),
+                         cut_lo || cut_hi ? fmt::format(" data-clipped=\"{}\"", cut_lo && cut_hi ? "both" : cut_lo ? "low" : "high")
+                                          : "",
+                         d, colour);
+    }
+    out += fmt::format("<circle class=\"mean\" data-mean=\"{}\" data-x=\"{}\" cx=\"{}\" cy=\"{}\" r=\"3.5\" "
+                       "fill=\"{}\"><title>{} [{}, {}]</title></circle>\n",
+                       data_num(s.y[i]), c.x_values.empty() ? escape(c.categories[i]) : data_num(c.x_values[i]),
+                       num(x), num(py(s.y[i])), colour, tip, data_num(lo), data_num(hi));
+  }
+  return out;
+}
+
+} // namespace
+
 std::string interval_chart(const IntervalChart& c) {
-  const double left = 70, right = 16, top = 28, bottom = 44;
+  const double left = 70, right = 24, top = 28, bottom = 44;
   const double w = c.width - left - right, h = c.height - top - bottom;
+  const ValueRange range{c.y_min, c.y_max};
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (const auto& s : c.series)
     for (std::size_t i = 0; i < s.y.size(); ++i)
-      for (double v : {s.y[i], s.low[i], s.high[i]})
+      for (double v : {s.y[i], range.clip(s.low[i]), range.clip(s.high[i])})
         if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
   if (c.zero_line && std::isfinite(lo)) lo = std::min(lo, 0.0), hi = std::max(hi, 0.0);
-  const ValueAxis a = value_axis(lo, hi, 5);
+  const NumericAxis a = linear_axis(lo, hi, 5, c.y_min, c.y_max);
   std::vector<std::string> names;
   for (const auto& s : c.series)
     names.push_back(s.name);
   int rows = 0;
   const std::string legend =
       c.series.size() > 1 ? legend_rows(names, left, c.height + 6.0, c.width, rows) : "";
-  std::string out = svg_open(c.id, c.title, c.width, c.height + 16 * rows + (rows ? 6 : 0));
+  const bool numeric = !c.x_values.empty() && c.x_values.size() == c.categories.size();
+  std::string out = svg_open(c.id, c.title, c.width, c.height + 16 * rows + (rows ? 6 : 0),
+                             numeric ? (c.log_x ? "chart x-log" : "chart x-linear") : "chart x-categorical");
   out += fmt::format("<text x=\"{}\" y=\"16\" class=\"ctitle\">{}</text>\n", num(left), escape(c.title));
   out += y_grid(a, left, top, w, h) + y_title(c.y_label, top, h);
-  auto py = [&](double y) { return top + h - (y - a.lo) / (a.hi - a.lo) * h; };
+  auto py = [&](double y) { return top + h - a.fraction(y) * h; };
   const double slot = w / static_cast<double>(std::max<std::size_t>(c.categories.size(), 1));
-  const double dodge =
-      std::min(10.0, slot * 0.5 / static_cast<double>(std::max<std::size_t>(c.series.size(), 1)));
-  auto px = [&](std::size_t cat, std::size_t k) {
-    return left + slot * (static_cast<double>(cat) + 0.5) +
-           dodge * (static_cast<double>(k) - (static_cast<double>(c.series.size()) - 1) / 2);
-  };
-  for (std::size_t i = 0; i < c.categories.size(); ++i)
-    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xtick\">{}</text>\n",
-                       num(px(i, 0) + dodge * (static_cast<double>(c.series.size()) - 1) / 2),
-                       num(top + h + 14), escape(c.categories[i]));
-  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xlabel\">{}</text>\n", num(left + w / 2),
-                     num(top + h + 34), escape(c.x_label));
+  const double dodge = std::min(10.0, slot * 0.5 / static_cast<double>(std::max<std::size_t>(c.series.size(), 1)));
+  NumericAxis ax;
+  if (numeric) {
+    const auto [x0, x1] = std::minmax_element(c.x_values.begin(), c.x_values.end());
+    ax = axis_over(*x0, *x1, c.log_x, 6);
+    out += x_ticks(ax, left, top, w, h);
+  } else {
+    for (std::size_t i = 0; i < c.categories.size(); ++i)
+      out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xtick\">{}</text>\n",
+                         num(left + slot * (static_cast<double>(i) + 0.5)), num(top + h + 14), escape(c.categories[i]));
+  }
+  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xlabel\">{}{}</text>\n", num(left + w / 2), num(top + h + 34),
+                     escape(c.x_label), numeric && c.log_x ? " (log scale)" : "");
   if (c.zero_line)
     out += fmt::format(
         "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>\n",
         num(left), num(left + w), num(py(0)));
   for (std::size_t k = 0; k < c.series.size(); ++k) {
-    const auto& s = c.series[k];
-    const std::string colour = palette(k);
-    std::string line;
-    for (std::size_t i = 0; i < s.y.size() && i < c.categories.size(); ++i) {
-      if (!std::isfinite(s.y[i])) continue;
-      line += fmt::format("{}{} {}", line.empty() ? "M" : " L", num(px(i, k)), num(py(s.y[i])));
-    }
-    if (c.series.size() > 1 && !line.empty())
-      out += fmt::format(
-          "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\" stroke-opacity=\"0.6\"/>\n", line,
-          colour);
-    for (std::size_t i = 0; i < s.y.size() && i < c.categories.size(); ++i) {
-      if (!std::isfinite(s.y[i])) continue;
-      const double x = px(i, k);
-      const std::string tip = fmt::format("{}{}{}: {}", escape(s.name), s.name.empty() ? "" : ", ",
-                                          escape(c.categories[i]), data_num(s.y[i]));
-      if (std::isfinite(s.low[i]) && std::isfinite(s.high[i]))
-        out +=
-            fmt::format("<path class=\"errorbar\" data-low=\"{}\" data-high=\"{}\" d=\"M{} {} L{} {} M{} {} "
-                        "L{} {} M{} {} L{} {}\" stroke=\"{}\" stroke-width=\"1.5\" fill=\"none\"/>",
-                        data_num(s.low[i]), data_num(s.high[i]), num(x), num(py(s.low[i])), num(x),
-                        num(py(s.high[i])), num(x - 4), num(py(s.low[i])), num(x + 4), num(py(s.low[i])),
-                        num(x - 4), num(py(s.high[i])), num(x + 4), num(py(s.high[i])), colour);
-      out += fmt::format(
-          "<circle class=\"mean\" data-mean=\"{}\" cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\"><title>{} "
-          "[{}, {}]</title></circle>\n",
-          data_num(s.y[i]), num(x), num(py(s.y[i])), colour, tip, data_num(s.low[i]), data_num(s.high[i]));
-    }
+    // Numeric axes: every series at the value's own position (to scale); categories: side by side.
+    const double shift = dodge * (static_cast<double>(k) - (static_cast<double>(c.series.size()) - 1) / 2);
+    auto px = [&](std::size_t i) {
+      return numeric ? left + ax.fraction(c.x_values[i]) * w : left + slot * (static_cast<double>(i) + 0.5) + shift;
+    };
+    out += interval_series(c, k, px, py);
   }
   return out + legend + "</svg>\n";
 }
@@ -210,14 +239,18 @@ std::string heatmap(const Heatmap& c) {
   return out + "</svg>\n";
 }
 
-std::vector<std::size_t> pareto_front(const std::vector<ParetoPoint>& p) {
+std::vector<std::size_t> pareto_front(const std::vector<ParetoPoint>& p, bool x_higher_better,
+                                      bool y_higher_better) {
+  // In "better" coordinates (negated where higher is better) both are minimised.
+  auto bx = [&](std::size_t i) { return x_higher_better ? -p[i].x : p[i].x; };
+  auto by = [&](std::size_t i) { return y_higher_better ? -p[i].y : p[i].y; };
   std::vector<std::size_t> front;
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (!std::isfinite(p[i].x) || !std::isfinite(p[i].y)) continue;
     bool dominated = false;
     for (std::size_t j = 0; j < p.size() && !dominated; ++j)
-      dominated = j != i && std::isfinite(p[j].x) && std::isfinite(p[j].y) && p[j].x <= p[i].x &&
-                  p[j].y >= p[i].y && (p[j].x < p[i].x || p[j].y > p[i].y);
+      dominated = j != i && std::isfinite(p[j].x) && std::isfinite(p[j].y) && bx(j) <= bx(i) && by(j) <= by(i) &&
+                  (bx(j) < bx(i) || by(j) < by(i));
     if (!dominated) front.push_back(i);
   }
   return front;
@@ -230,19 +263,17 @@ std::string pareto_chart(const ParetoChart& c) {
   for (const auto& p : c.points)
     if (std::isfinite(p.x) && std::isfinite(p.y))
       x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
-  const ValueAxis ax = value_axis(x0, x1, 6), ay = value_axis(y0, y1, 5);
-  auto px = [&](double x) { return left + (x - ax.lo) / (ax.hi - ax.lo) * w; };
-  auto py = [&](double y) { return top + h - (y - ay.lo) / (ay.hi - ay.lo) * h; };
-  std::string out = svg_open(c.id, c.title, c.width, c.height, "chart pareto");
+  const NumericAxis ax = axis_over(x0, x1, c.log_x, 6), ay = axis_over(y0, y1, c.log_y, 5);
+  auto px = [&](double x) { return left + ax.fraction(x) * w; };
+  auto py = [&](double y) { return top + h - ay.fraction(y) * h; };
+  std::string out = svg_open(c.id, c.title, c.width, c.height,
+                             fmt::format("chart pareto {} {}", ax.log ? "x-log" : "x-linear", ay.log ? "y-log" : "y-linear"));
   out += fmt::format("<text x=\"{}\" y=\"16\" class=\"ctitle\">{}</text>\n", num(left), escape(c.title));
-  out += y_grid(ay, left, top, w, h) + y_title(c.y_label, top, h);
-  for (double t : ax.ticks)
-    if (t >= ax.lo && t <= ax.hi)
-      out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xtick\">{}</text>\n", num(px(t)), num(top + h + 14),
-                         tick_label(t));
-  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xlabel\">{}</text>\n", num(left + w / 2),
-                     num(top + h + 34), escape(c.x_label));
-  auto front = pareto_front(c.points);
+  out += y_grid(ay, left, top, w, h) + y_title(c.y_label + (ay.log ? " (log scale)" : ""), top, h);
+  out += x_ticks(ax, left, top, w, h);
+  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xlabel\">{}{}</text>\n", num(left + w / 2),
+                     num(top + h + 34), escape(c.x_label), ax.log ? " (log scale)" : "");
+  auto front = pareto_front(c.points, c.x_higher_better, c.y_higher_better);
   std::sort(front.begin(), front.end(), [&](auto a, auto b) { return c.points[a].x < c.points[b].x; });
   std::string line;
   for (auto i : front)
@@ -263,57 +294,6 @@ std::string pareto_chart(const ParetoChart& c) {
     const auto& p = c.points[front[k]];
     out += fmt::format("<text class=\"front-label\" x=\"{}\" y=\"{}\">{}</text>\n", num(px(p.x) + 7),
                        num(py(p.y) + (k % 2 ? 14 : -7)), escape(p.label));
-  }
-  return out + "</svg>\n";
-}
-
-std::string forest_chart(const std::string& id, const std::string& title, const std::string& x_label,
-                         const std::vector<ForestRow>& rows, int width) {
-  const double left = 260, right = 20, top = 28, row_h = 18;
-  const double w = width - left - right,
-               h = row_h * static_cast<double>(std::max<std::size_t>(rows.size(), 1));
-  const int height = static_cast<int>(top + h + 44);
-  double lo = 0, hi = 0;
-  for (const auto& r : rows)
-    for (double v : {r.value, r.low, r.high})
-      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
-  const ValueAxis a = value_axis(lo, hi, 6);
-  auto px = [&](double x) { return left + (x - a.lo) / (a.hi - a.lo) * w; };
-  std::string out = svg_open(id, title, width, height, "chart forest");
-  out += fmt::format("<text x=\"{}\" y=\"16\" class=\"ctitle\">{}</text>\n", num(left), escape(title));
-  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"plot\"/>\n", num(left),
-                     num(top), num(w), num(h));
-  for (double t : a.ticks)
-    if (t >= a.lo && t <= a.hi)
-      out += fmt::format(
-          "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" class=\"grid\"/><text x=\"{0}\" y=\"{3}\" "
-          "class=\"xtick\">{4}</text>\n",
-          num(px(t)), num(top), num(top + h), num(top + h + 14), tick_label(t));
-  out += fmt::format(
-      "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>\n",
-      num(px(0)), num(top), num(top + h));
-  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xlabel\">{}</text>\n", num(left + w / 2),
-                     num(top + h + 34), escape(x_label));
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    const double y = top + row_h * (static_cast<double>(i) + 0.5);
-    const std::string colour = r.flagged ? palette(1) : palette(0);
-    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"blabel\">{}</text>", num(left - 6), num(y + 4),
-                       escape(r.label));
-    if (std::isfinite(r.low) && std::isfinite(r.high))
-      out += fmt::format(
-          "<path class=\"errorbar\" data-low=\"{}\" data-high=\"{}\" d=\"M{} {} L{} {} M{} {} L{} {} "
-          "M{} {} L{} {}\" stroke=\"{}\" stroke-width=\"1.5\" fill=\"none\"/>",
-          data_num(r.low), data_num(r.high), num(px(r.low)), num(y), num(px(r.high)), num(y), num(px(r.low)),
-          num(y - 4), num(px(r.low)), num(y + 4), num(px(r.high)), num(y - 4), num(px(r.high)), num(y + 4),
-          colour);
-    if (std::isfinite(r.value))
-      out += fmt::format(
-          "<circle class=\"mean\" data-mean=\"{}\" cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\"><title>{}: "
-          "{} [{}, {}]</title></circle>",
-          data_num(r.value), num(px(r.value)), num(y), colour, escape(r.label), data_num(r.value),
-          data_num(r.low), data_num(r.high));
-    out += "\n";
   }
   return out + "</svg>\n";
 }
@@ -360,6 +340,57 @@ std::string timeline_chart(const Timeline& c) {
     x += 30 + 7.0 * static_cast<double>(state.size());
   }
   return out + "\n</svg>\n";
+}
+
+std::string compare_panel(const ComparePanel& c) {
+  const double left = 76, right = 14, top = 34, row_h = 22, height = 112;
+  const double w = c.width - left - right, h = 2 * row_h;
+  const ValueRange range{c.range_lo, c.range_hi};
+  struct Row {
+    const char* name;
+    double mean, low, high;
+  };
+  const Row rows[2] = {{"baseline", c.baseline, range.clip(c.baseline_low), range.clip(c.baseline_high)},
+                       {"candidate", c.candidate, range.clip(c.candidate_low), range.clip(c.candidate_high)}};
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const auto& r : rows)
+    for (double v : {r.mean, r.low, r.high})
+      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+  for (double v : c.limits)
+    if (std::isfinite(v) && v >= c.range_lo && v <= c.range_hi) lo = std::min(lo, v), hi = std::max(hi, v);
+  const NumericAxis a = linear_axis(lo, hi, 4, c.range_lo, c.range_hi);
+  auto px = [&](double x) { return left + a.fraction(x) * w; };
+  std::string out = svg_open(c.id, c.title, c.width, static_cast<int>(height), "chart compare-panel");
+  out += fmt::format("<text x=\"4\" y=\"14\" class=\"ctitle\">{}</text><text x=\"4\" y=\"28\" "
+                     "class=\"legend\">{}</text>\n",
+                     escape(c.title), escape(c.note));
+  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"plot\"/>\n", num(left), num(top),
+                     num(w), num(h));
+  out += x_ticks(a, left, top, w, h);
+  for (double v : c.limits)
+    if (std::isfinite(v) && v >= a.lo && v <= a.hi)
+      out += fmt::format("<line class=\"limit\" data-value=\"{}\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" "
+                         "stroke=\"#555\" stroke-dasharray=\"4 3\"/>\n",
+                         data_num(v), num(px(v)), num(px(v)), num(top), num(top + h));
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& r = rows[i];
+    const double y = top + row_h * (static_cast<double>(i) + 0.5);
+    const std::string colour = i == 1 && c.flagged ? palette(1) : palette(i == 0 ? 6 : 0);
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"blabel\">{}</text>", num(left - 6), num(y + 4), r.name);
+    if (std::isfinite(r.low) && std::isfinite(r.high))
+      out += fmt::format("<path class=\"errorbar\" data-low=\"{}\" data-high=\"{}\" d=\"M{} {} L{} {} M{} {} L{} {} "
+                         "M{} {} L{} {}\" stroke=\"{}\" stroke-width=\"1.5\" fill=\"none\"/>",
+                         data_num(r.low), data_num(r.high), num(px(r.low)), num(y), num(px(r.high)), num(y),
+                         num(px(r.low)), num(y - 4), num(px(r.low)), num(y + 4), num(px(r.high)), num(y - 4),
+                         num(px(r.high)), num(y + 4), colour);
+    if (std::isfinite(r.mean))
+      out += fmt::format("<circle class=\"mean\" data-mean=\"{}\" cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\"><title>{}: "
+                         "{} [{}, {}]</title></circle>",
+                         data_num(r.mean), num(px(r.mean)), num(y), colour, r.name, data_num(r.mean),
+                         data_num(r.low), data_num(r.high));
+    out += "\n";
+  }
+  return out + "</svg>\n";
 }
 
 } // namespace dcsim::tools::svg

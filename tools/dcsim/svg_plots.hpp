@@ -1,6 +1,7 @@
 // More inline SVG charts for the reports (svg_chart.hpp has the line, bar and waterfall charts): values
-// with 95% interval bars, a heatmap, a Pareto front, a state timeline. Same conventions: plain markup, an
-// id and a <title> per chart, class "chart", fixed precision so the same data give the same bytes. Marks
+// with 95% interval bars, a heatmap, a Pareto front, a state timeline, a comparison panel per metric.
+// Same conventions: plain markup, an id and a <title> per chart, class "chart", fixed precision so the
+// same data give the same bytes. Numeric axes (svg_axis.hpp) label their ticks with data-value. Marks
 // carry data-* attributes with their values (e.g. data-mean, data-low, data-high) for the browser test.
 #pragma once
 
@@ -22,6 +23,12 @@ struct IntervalChart {
   std::vector<IntervalSeries> series;
   int width = 620, height = 300; ///< the height of the plot and its axes; the legend adds its rows
   bool zero_line = false;        ///< draw y = 0 (differences)
+  /// The categories' numeric values (same size as categories): a numeric x axis, each value drawn at
+  /// its position to scale (svg_axis.hpp); empty: categories evenly spaced.
+  std::vector<double> x_values;
+  bool log_x = false; ///< with x_values (all > 0): a log axis, ticks at decades
+  /// The values the metric can take (svg::metric_range): intervals are clipped to it, the axis ends there.
+  double y_min = -1e308, y_max = 1e308;
 };
 std::string interval_chart(const IntervalChart& chart);
 
@@ -34,18 +41,22 @@ struct Heatmap {
 };
 std::string heatmap(const Heatmap& chart);
 
-/// A point of a Pareto chart: `x` to minimise, `y` to maximise.
+/// A point of a Pareto chart (by default `x` to minimise, `y` to maximise).
 struct ParetoPoint {
   double x = 0, y = 0;
   std::string label;   ///< short, written beside front points
   std::string tooltip; ///< every point's <title>
 };
-/// Indices of the non-dominated points: no other point has x <= and y >= with one of them strict.
-std::vector<std::size_t> pareto_front(const std::vector<ParetoPoint>& points);
+/// Indices of the non-dominated points: no other point is at least as good on both axes and better on
+/// one (better: lower, or higher for an axis whose higher values are better).
+std::vector<std::size_t> pareto_front(const std::vector<ParetoPoint>& points, bool x_higher_better = false,
+                                      bool y_higher_better = true);
 struct ParetoChart {
   std::string id, title, x_label, y_label;
   std::vector<ParetoPoint> points;
   int width = 620, height = 320;
+  bool x_higher_better = false, y_higher_better = true;
+  bool log_x = false, log_y = false; ///< log axes (used only when every value is > 0)
 };
 /// Dominated points faint, front points solid, joined in x order and labelled.
 std::string pareto_chart(const ParetoChart& chart);
@@ -68,14 +79,18 @@ struct Timeline {
 };
 std::string timeline_chart(const Timeline& chart);
 
-/// A row of a forest plot: a value and its interval, on one horizontal line.
-struct ForestRow {
-  std::string label;
-  double value = 0, low = 0, high = 0; ///< low, high NaN: no interval
-  bool flagged = false;                ///< drawn in the warning colour (e.g. a failed gate)
+/// One metric of a comparison in its own small chart, on its own scale (so a metric moving by 0.5% is not
+/// squashed by one moving by 50%): the baseline's and the candidate's means with their 95% intervals
+/// (clipped to the metric's range), one row each, and dashed lines at the tolerance limits.
+struct ComparePanel {
+  std::string id, title, note; ///< note: e.g. the verdict, under the title
+  double baseline = 0, baseline_low = 0, baseline_high = 0;    ///< NaN: absent
+  double candidate = 0, candidate_low = 0, candidate_high = 0; ///< NaN: absent
+  std::vector<double> limits;  ///< tolerance limits drawn as dashed lines (e.g. baseline − tolerance)
+  double range_lo = -1e308, range_hi = 1e308; ///< the metric's range (svg::metric_range)
+  bool flagged = false;        ///< a regression: drawn in the warning colour
+  int width = 300;
 };
-/// One row per value, its interval as a bar with caps, a dashed line at zero (differences).
-std::string forest_chart(const std::string& id, const std::string& title, const std::string& x_label,
-                         const std::vector<ForestRow>& rows, int width = 760);
+std::string compare_panel(const ComparePanel& panel);
 
 } // namespace dcsim::tools::svg

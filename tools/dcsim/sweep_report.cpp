@@ -1,9 +1,11 @@
 #include "tools/dcsim/sweep_report.hpp"
 
+#include "models/ledger/metric_table.hpp"
 #include "sim/csv_reader.hpp"
 #include "tools/dcsim/report.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
+#include "tools/dcsim/svg_axis.hpp"
 #include "tools/dcsim/svg_chart.hpp"
 #include "tools/dcsim/svg_plots.hpp"
 #include "tools/dcsim/sweep.hpp"
@@ -129,6 +131,20 @@ std::string metric_vs_key(const SweepData& d, const std::string& metric, std::si
   chart.x_label = d.keys[k];
   chart.y_label = metric;
   chart.categories = d.key_values[k];
+  // A key whose values are all numbers: sorted, on a numeric axis to scale (log where they span decades).
+  if (auto x = svg::numeric_values(chart.categories); x.size() > 1) {
+    std::vector<std::size_t> order(x.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return x[a] < x[b]; });
+    std::vector<std::string> sorted;
+    for (auto i : order)
+      sorted.push_back(chart.categories[i]), chart.x_values.push_back(x[i]);
+    chart.categories = sorted;
+    chart.log_x = svg::prefers_log(chart.x_values);
+  }
+  const auto range = svg::metric_range(metric);
+  chart.y_min = range.lo, chart.y_max = range.hi;
   const auto entities = entities_of(d, metric);
   std::vector<std::string> combos; // the other keys' values, in order of appearance
   auto combo_of = [&](int p) {
@@ -223,54 +239,101 @@ std::map<int, double> point_gpus(const std::filesystem::path& dir, const SweepDa
   return out;
 }
 
-std::string pareto_of(const SweepData& d, const std::map<int, double>& x, const std::string& id,
-                      const std::string& x_label, const std::string& goodput_entity) {
+/// One axis of a Pareto chart: a metric of sweep.csv (the cluster's row when it has one, else the first
+/// job's; "JOB:METRIC" names the row) or "gpus" (the cluster's GPUs, from each point's scenario.json).
+struct ParetoAxis {
+  std::string label;
+  std::map<int, double> values;
+  bool higher_better = false;
+};
+
+ParetoAxis pareto_axis(const std::filesystem::path& dir, const SweepData& d, const std::string& name) {
+  ParetoAxis a;
+  a.label = name;
+  if (name == "gpus") {
+    a.values = point_gpus(dir, d);
+    return a;
+  }
+  const auto colon = name.find(':');
+  const std::string metric = colon == std::string::npos ? name : name.substr(colon + 1);
+  std::string entity = colon == std::string::npos ? "" : name.substr(0, colon);
+  if (entity.empty()) entity = d.has("cluster", metric) ? "cluster" : entities_of(d, metric).empty() ? "" : entities_of(d, metric).front();
+  if (entity.empty() || !d.has(entity, metric))
+    throw std::runtime_error(fmt::format("--pareto: no metric {} in sweep.csv", name));
+  const auto better = ledger::metric_direction(metric);
+  if (!better || *better == ledger::Better::NONE)
+    throw std::runtime_error(fmt::format("--pareto: {} has no better direction (higher or lower) in the metric table: "
+                                         "a Pareto front needs one (dcsim describe metrics)",
+                                         metric));
+  a.higher_better = *better == ledger::Better::HIGHER;
+  a.label = entity + ": " + metric;
+  for (int p : d.points)
+    a.values[p] = d.at(p, entity, metric).mean;
+  return a;
+}
+
+std::string pareto_of(const SweepData& d, const ParetoAxis& x, const ParetoAxis& y, const std::string& id) {
   svg::ParetoChart chart;
   chart.id = id;
-  chart.title = fmt::format("{} goodput_frac against {}: the front joined", goodput_entity, x_label);
-  chart.x_label = x_label + " (fewer is better)";
-  chart.y_label = "goodput_frac";
+  chart.title = fmt::format("{} against {}: the front joined", y.label, x.label);
+  chart.x_label = x.label + (x.higher_better ? " (more is better)" : " (less is better)");
+  chart.y_label = y.label + (y.higher_better ? " (more is better)" : " (less is better)");
+  chart.x_higher_better = x.higher_better, chart.y_higher_better = y.higher_better;
+  std::vector<double> xs, ys;
   for (int p : d.points) {
     std::string values;
     for (std::size_t k = 0; k < d.keys.size(); ++k)
       values += fmt::format("{}{}={}", k ? ", " : "", d.keys[k], d.values.at(p)[k]);
-    const double y = d.at(p, goodput_entity, "goodput_frac").mean;
-    chart.points.push_back({x.at(p), y, fmt::format("point {}", p),
-                            fmt::format("point {} ({}): {} {}, goodput_frac {}", p, values,
-                                        report_number(x.at(p)), x_label, report_number(y))});
+    const double xv = x.values.at(p), yv = y.values.at(p);
+    if (std::isfinite(xv) && std::isfinite(yv)) xs.push_back(xv), ys.push_back(yv);
+    chart.points.push_back({xv, yv, fmt::format("point {}", p),
+                            fmt::format("point {} ({}): {} {}, {} {}", p, values, x.label, report_number(xv), y.label,
+                                        report_number(yv))});
   }
+  chart.log_x = svg::prefers_log(xs), chart.log_y = svg::prefers_log(ys);
   return svg::pareto_chart(chart);
 }
 
-std::string pareto_section(const std::filesystem::path& dir, const SweepData& d) {
-  const std::string entity = d.has("cluster", "goodput_frac") ? "cluster"
-                             : entities_of(d, "goodput_frac").empty()
-                                 ? ""
-                                 : entities_of(d, "goodput_frac").front();
-  std::string out = "<section id=\"pareto\"><h2>Goodput against what it costs</h2>\n";
-  if (entity.empty())
-    return out + "<p class=\"note\">No goodput_frac in sweep.csv: no Pareto front.</p></section>\n";
-  out += fmt::format("<p>Each point's {} goodput_frac (mean over replicas) against the cluster's GPUs, and "
-                     "against its cost_total_usd when the scenario has a cost block. Faint points are "
-                     "dominated: another point has no more GPUs (or cost) and no less goodput.</p>\n",
-                     escape(entity));
-  const auto gpus = point_gpus(dir, d);
-  const bool same =
-      std::all_of(gpus.begin(), gpus.end(), [&](const auto& g) { return g.second == gpus.begin()->second; });
-  if (same && !gpus.empty() && std::isfinite(gpus.begin()->second))
-    out += fmt::format(
-        "<p class=\"note\">Every point has {:.0f} GPUs: against GPUs, the front is the point(s) of "
-        "highest goodput.</p>\n",
-        gpus.begin()->second);
-  out += "<div class=\"charts\">\n";
-  out += pareto_of(d, gpus, "pareto-gpus", "GPUs", entity);
-  if (d.has("cluster", "cost_total_usd")) {
-    std::map<int, double> cost;
-    for (int p : d.points)
-      cost[p] = d.at(p, "cluster", "cost_total_usd").mean;
-    out += pareto_of(d, cost, "pareto-cost", "cost_total_usd", entity);
+/// "X,Y" into its two names.
+std::pair<std::string, std::string> pareto_pair(const std::string& text) {
+  const auto comma = text.find(',');
+  if (comma == std::string::npos || comma == 0 || comma + 1 == text.size() ||
+      text.find(',', comma + 1) != std::string::npos)
+    throw std::runtime_error(fmt::format("--pareto must be two metrics X,Y (got {})", text));
+  return {text.substr(0, comma), text.substr(comma + 1)};
+}
+
+std::string pareto_section(const std::filesystem::path& dir, const SweepData& d, const std::vector<std::string>& chosen) {
+  std::string out = "<section id=\"pareto\"><h2>Pareto fronts</h2>\n";
+  std::vector<std::tuple<std::string, std::string, std::string>> pairs; // x, y, chart id
+  for (const auto& text : chosen) {
+    const auto [x, y] = pareto_pair(text);
+    pairs.emplace_back(x, y, "pareto-" + report_html_id(x) + "-vs-" + report_html_id(y));
   }
-  return out + "</div></section>\n";
+  if (chosen.empty()) {
+    const std::string entity = d.has("cluster", "goodput_frac") ? "cluster"
+                               : entities_of(d, "goodput_frac").empty() ? ""
+                                                                         : entities_of(d, "goodput_frac").front();
+    if (entity.empty())
+      return out + "<p class=\"note\">No goodput_frac in sweep.csv: no Pareto front.</p></section>\n";
+    pairs.emplace_back("gpus", entity + ":goodput_frac", "pareto-gpus");
+    if (d.has("cluster", "cost_total_usd")) pairs.emplace_back("cost_total_usd", entity + ":goodput_frac", "pareto-cost");
+  }
+  out += "<p>Each point's mean over its replicas; faint points are dominated: another point is at least as good "
+         "on both axes and better on one. Choose the axes with <code>dcsim report DIR --pareto X,Y</code> "
+         "(default: goodput_frac against the GPUs, and against cost_total_usd with a cost block).</p>\n";
+  std::string charts;
+  for (const auto& [x, y, id] : pairs) {
+    const ParetoAxis ax = pareto_axis(dir, d, x), ay = pareto_axis(dir, d, y);
+    const auto& v = ax.values;
+    const bool same = !v.empty() && std::all_of(v.begin(), v.end(), [&](const auto& g) { return g.second == v.begin()->second; });
+    if (x == "gpus" && same && std::isfinite(v.begin()->second))
+      out += fmt::format("<p class=\"note\">Every point has {:.0f} GPUs: against GPUs, the front is the point(s) of "
+                         "the best {}.</p>\n",
+                         v.begin()->second, escape(ay.label));
+    charts += pareto_of(d, ax, ay, id);
+  }
+  return out + "<div class=\"charts\">\n" + charts + "</div></section>\n";
 }
 
 std::string invalid_section(const std::filesystem::path& dir) {
@@ -322,7 +385,8 @@ bool is_sweep_folder(const std::filesystem::path& dir) {
   return std::filesystem::exists(dir / "sweep.csv");
 }
 
-std::string sweep_report_html(const std::filesystem::path& dir, const std::vector<std::string>& chosen) {
+std::string sweep_report_html(const std::filesystem::path& dir, const std::vector<std::string>& chosen,
+                              const std::vector<std::string>& pareto) {
   const SweepData d = read_sweep(dir);
   const std::vector<std::string> metrics = chosen.empty() ? std::vector<std::string>{"goodput_frac"} : chosen;
   for (const auto& m : metrics)
@@ -344,7 +408,7 @@ std::string sweep_report_html(const std::filesystem::path& dir, const std::vecto
   html += "</ul></section>\n<nav><a href=\"#sweep-metrics\">Metrics</a> · ";
   html += d.keys.size() == 2 ? "<a href=\"#sweep-heatmap\">Heatmap</a> · " : "";
   html += "<a href=\"#pareto\">Pareto front</a> · <a href=\"#sweep-table\">Every point</a></nav>\n";
-  html += metrics_section(d, metrics) + heatmap_section(d, metrics) + pareto_section(dir, d) +
+  html += metrics_section(d, metrics) + heatmap_section(d, metrics) + pareto_section(dir, d, pareto) +
           invalid_section(dir) + table_section(d, metrics);
   return html + "<footer><p>Generated by dcsim report from sweep.csv and the points' scenario.json files.</p>"
                 "</footer>\n</body></html>\n";

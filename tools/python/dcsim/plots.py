@@ -105,10 +105,24 @@ def loss_waterfall(run: Run, job: Optional[str] = None, ax=None, kept: Optional[
     return ax
 
 
+def prefers_log(values) -> bool:
+    """Whether numeric values read better on a log axis, as dcsim report decides
+    (tools/dcsim/svg_axis.hpp): all > 0, the largest at least 10 x the smallest, and the narrowest gap
+    between neighbours a larger share of the axis on a log scale than on a linear one."""
+    v = sorted(set(float(x) for x in values))
+    if len(v) < 2 or v[0] <= 0 or v[-1] < 10 * v[0]:
+        return False
+    linear = min((b - a) / (v[-1] - v[0]) for a, b in zip(v, v[1:]))
+    logarithmic = min(np.log(b / a) / np.log(v[-1] / v[0]) for a, b in zip(v, v[1:]))
+    return bool(logarithmic > linear)
+
+
 def metric_vs_key(sweep: Sweep, key: str, metric: str = "goodput_frac", job: Optional[str] = None, ax=None):
     """A metric's mean with 95% interval error bars (sweep.csv's ci95_low, ci95_high; metric's unit)
     against one varied key, one line per value of the other varied keys (and per job when `job` is None).
-    String-valued keys ("auto", ...) are placed as categories in sweep order."""
+    String-valued keys ("auto", ...) are placed as categories in sweep order; numeric keys to scale, on a
+    log axis where their values span decades (prefers_log). A fraction's interval (`_frac`) is drawn
+    clipped to [0, 1], as dcsim report draws it."""
     if key not in sweep.keys:
         raise KeyError(f"{key!r} is not a varied key of {sweep.folder / 'sweep.csv'} ({', '.join(sweep.keys)})")
     rows = sweep.metric(metric, job)
@@ -121,12 +135,17 @@ def metric_vs_key(sweep: Sweep, key: str, metric: str = "goodput_frac", job: Opt
         name = name if isinstance(name, tuple) else (name,)
         x = g[key].to_numpy(dtype=float) if numeric else np.array([categories.index(v) for v in g[key]], float)
         order = np.argsort(x, kind="stable")
-        yerr = np.vstack([g["mean"] - g["ci95_low"], g["ci95_high"] - g["mean"]])[:, order]
+        low, high = g["ci95_low"], g["ci95_high"]
+        if metric.endswith("_frac"):
+            low, high = low.clip(lower=0), high.clip(upper=1)
+        yerr = np.vstack([g["mean"] - low, high - g["mean"]])[:, order]
         label = ", ".join(f"{k}={v}" for k, v in zip(others, name)) or metric
         ax.errorbar(x[order], g["mean"].to_numpy()[order], yerr=np.nan_to_num(yerr), marker="o", capsize=3,
                     label=label)
     if not numeric:
         ax.set_xticks(range(len(categories)), [str(c) for c in categories])
+    elif prefers_log(rows[key]):
+        ax.set_xscale("log")
     ax.set_xlabel(key)
     ax.set_ylabel(f"{metric} (mean, 95% CI)")
     ax.set_title(f"{metric} against {key}" + (f" ({job})" if job else ""))

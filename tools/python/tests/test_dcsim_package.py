@@ -174,11 +174,16 @@ class PackageTest(unittest.TestCase):
             expected = goodput[goodput["jobs.0.checkpoint.interval_s"] == interval]
             self.assertEqual(list(x), [120, 600, 1800])
             np.testing.assert_array_equal(y, expected["mean"].to_numpy())
-            # The error bar spans exactly the 95% interval.
+            # The error bar spans exactly the 95% interval, clipped to a fraction's [0, 1].
             segments = container.lines[2][0].get_segments()
-            np.testing.assert_allclose([s[0][1] for s in segments], expected.ci95_low, rtol=0, atol=1e-15)
-            np.testing.assert_allclose([s[1][1] for s in segments], expected.ci95_high, rtol=0, atol=1e-15)
+            np.testing.assert_allclose([s[0][1] for s in segments], expected.ci95_low.clip(lower=0), rtol=0, atol=1e-15)
+            np.testing.assert_allclose([s[1][1] for s in segments], expected.ci95_high.clip(upper=1), rtol=0, atol=1e-15)
         self.assertTrue(lines)
+        # 120, 600, 1800 s span more than a decade unevenly: a log axis, as in dcsim report.
+        self.assertEqual(ax.get_xscale(), "log")
+        self.assertTrue(dcsim.prefers_log([600, 1800, 7200]))
+        self.assertFalse(dcsim.prefers_log(range(100, 1001, 100)))
+        self.assertFalse(dcsim.prefers_log([0, 2, 4]))
         with self.assertRaises(KeyError):
             dcsim.metric_vs_key(sweep, "cluster.racks")
 
