@@ -85,7 +85,7 @@
 namespace dcsim::workload {
 
 /// Ledger states of a job's allocated time (docs/architecture.md), in output order.
-/// REDUCED_BATCH: the share of an ft_dp job's GPU-time of replica groups out (see above).
+/// REDUCED_BATCH: the share of the job's GPU-time its recovery strategy keeps out (ft_dp: groups out; above).
 enum class JobTime : int {
   PRODUCTIVE, CHECKPOINT, REWORK, DETECTION, RESTART, WAITING, DEGRADED, MAINTENANCE, REDUCED_BATCH, COUNT
 };
