@@ -62,6 +62,13 @@ void Replica::build_jobs() {
     };
     hooks.training_changed = [this, job](bool training) { facility_->on_training_changed(job, training); };
     hooks.stopped = [this, job] { facility_->on_job_stopped(job); };
+    hooks.ranks_up = [this, job](const std::vector<int>& ranks) {
+      const std::vector<int> gpus = alloc_.job_gpus(job);
+      std::vector<bool> up(ranks.size());
+      for (std::size_t i = 0; i < ranks.size(); ++i)
+        up[i] = ranks[i] < static_cast<int>(gpus.size()) && health_.up(gpus[static_cast<std::size_t>(ranks[i])]);
+      return up;
+    };
     if (storage_ && storage_->active(job)) { // drains and restores played as flows
       hooks.snapshot = [this, job](bool durable) { return storage_->snapshot(job, durable); };
       hooks.lost = [this, job](int mode) { return storage_->lost(job, mode); };
@@ -407,14 +414,14 @@ void Replica::fabric_changed(const fabric::Element& e, bool failed, std::vector<
 void Replica::interrupt(const failure::Failure& f, const std::vector<int>& owners, const std::vector<int>& hit) {
   for (int j : owners) { // a training job is interrupted; a service serves on fewer GPUs until replaced
     auto* job = workloads_.training(j);
-    if (!job || !job->fault_tolerant()) {
+    if (!job || !job->wants_ranks()) {
       workloads_[j].on_failure(f.id, f.mode);
       continue;
     }
-    std::vector<int> groups; // ft_dp: the replica groups of the struck GPUs it holds (recovery_spec.hpp)
+    std::vector<int> ranks; // its recovery strategy decides from the ranks of the struck GPUs it holds
     for (int g : hit)
-      if (alloc_.owner(g) == j) groups.push_back(job->spec().recovery.group_of_rank(alloc_.rank_of(g)));
-    job->on_group_failure(f.id, f.mode, groups);
+      if (alloc_.owner(g) == j) ranks.push_back(alloc_.rank_of(g));
+    job->on_struck(f.id, f.mode, ranks);
   }
 }
 

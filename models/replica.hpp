@@ -128,8 +128,8 @@ private:
   workload::Pace pace_of(int job) const;
   void fabric_changed(const fabric::Element& e, bool failed, std::vector<int>& cut);
   failure::FailureDomain& domain_of(const failure::FailureModeSpec& mode) const;
-  /// Interrupts the jobs `owners` holding GPUs struck by `f` (`hit`: those GPUs); a fault-tolerant (ft_dp)
-  /// job is told which of its replica groups they belong to instead.
+  /// Interrupts the jobs `owners` holding GPUs struck by `f` (`hit`: those GPUs); a job whose recovery
+  /// strategy wants them (ft_dp) is told their ranks instead, and its strategy decides.
   void interrupt(const failure::Failure& f, const std::vector<int>& owners, const std::vector<int>& hit);
   void drain(hardware::GpuRange gpus, std::function<void()> done);
   void on_strike(const failure::Failure& f);

@@ -46,7 +46,9 @@ const KeyTable& operations_keys() {
                  "every job is stopped for planned work once per interval, at a checkpoint; 0 = never",
                  sim::non_negative()},
           KeyDef{"planned_downtime_s", ValueType::NUMBER, "s", 0.0,
-                 "length of a planned stop, followed by restart_s", sim::non_negative()},
+                 "length of a planned stop, followed by restart_s (with planned_interval_h 0 there is no planned stop, "
+                 "whatever this says: a site may keep its usual downtime and turn the stops off)",
+                 sim::non_negative()},
           KeyDef{"collective_timeout_s", ValueType::NUMBER, "s", 600.0,
                  "hang faults: a job using the hung unit stalls until its collectives time out (the detection)",
                  sim::positive()},
@@ -183,8 +185,6 @@ OperationsSpec decode_operations(const sim::Node& n, hardware::RackKind rack_kin
     n.problem("spare_nodes", "applies only to racks of kind \"hgx\"; nvl72 designs use spare_racks");
   if (rack_kind == hardware::RackKind::HGX && n.has("spare_racks"))
     n.problem("spare_racks", "applies only to racks of kind \"nvl72\"; hgx designs use spare_nodes");
-  if (n.has("planned_downtime_s") && spec.planned_interval_h == 0)
-    n.problem("planned_downtime_s", "has no effect without planned_interval_h > 0");
   if (spec.planned_interval_h > 0 && spec.planned_interval_h * 3600.0 <= spec.planned_downtime_s + spec.restart_s)
     n.problem("planned_interval_h",
               fmt::format("must leave time to train: must exceed planned_downtime_s + restart_s = {} s",

@@ -81,7 +81,7 @@ struct JobSpec {
   bool has_demand_trace() const { return !demand_trace.empty() || !demand_trace_file.empty(); }
   std::optional<ModelJobSpec> model; ///< set: the step time is derived from the model
   CheckpointSpec checkpoint;
-  RecoverySpec recovery; ///< training: how it recovers from failures (recovery_spec.hpp)
+  RecoverySpec recovery; ///< training: how it recovers from failures (recovery/registry.cpp)
 };
 
 const sim::KeyTable& job_keys();

@@ -32,7 +32,7 @@ TrainingJob::TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::
       failures_by_mode_(static_cast<std::size_t>(modes), 0), interruptions_by_mode_(static_cast<std::size_t>(modes), 0) {
   if (timing_.interval <= 0 || timing_.step <= 0) throw std::logic_error("TrainingJob: interval and step must be > 0");
   remaining_ = timing_.interval;
-  if (spec.recovery.fault_tolerant()) groups_ = spec.recovery.replica_groups;
+  strategy_ = make_recovery_strategy(spec.recovery, *this);
   since_ = sim::hours_to_ticks(spec.arrival_h); // queued from its arrival on
   if (spec.work_h > 0) work_ = static_cast<GpuTicks>(sim::hours_to_ticks(spec.work_h)) * spec.gpus;
 }
@@ -44,8 +44,9 @@ void TrainingJob::event(sim::Name kind, std::string detail, sim::Tick at) {
 }
 
 double TrainingJob::cycle_slowdown() const {
-  if (down_.empty()) return slowdown_;
-  return slowdown_ * static_cast<double>(groups_) / static_cast<double>(groups_ - static_cast<int>(down_.size()));
+  const double share = strategy_->running_share();
+  if (share == 1.0) return slowdown_;
+  return slowdown_ / share;
 }
 
 sim::Tick TrainingJob::wall_of(sim::Tick progress) const {
@@ -60,42 +61,13 @@ void TrainingJob::run_phase(sim::Tick wall, sim::Tick& left) {
   const double s = cycle_slowdown();
   if (s != 1.0) progress = std::min(left, static_cast<sim::Tick>(std::floor(static_cast<double>(wall) / s)));
   pending_productive_ += progress;
-  // With groups out, what the pace alone would have made beyond `progress` is the dropped groups' share.
+  // With a share out, what the pace alone would have made beyond `progress` is the share out's.
   sim::Tick paced = progress;
-  if (!down_.empty())
+  if (strategy_->running_share() < 1.0)
     paced = std::clamp(static_cast<sim::Tick>(std::floor(static_cast<double>(wall) / slowdown_)), progress, wall);
   pending_reduced_ += paced - progress;
   pending_degraded_ += wall - paced;
   left -= progress;
-}
-
-void TrainingJob::commit_pending() {
-  add(JobTime::PRODUCTIVE, pending_productive_);
-  add(JobTime::DEGRADED, pending_degraded_);
-  add(JobTime::CHECKPOINT, pending_checkpoint_);
-  add(JobTime::REDUCED_BATCH, pending_reduced_);
-  pending_productive_ = pending_degraded_ = pending_checkpoint_ = pending_reduced_ = 0;
-}
-
-void TrainingJob::lose_pending() {
-  add(JobTime::REWORK, pending_work());
-  pending_productive_ = pending_degraded_ = pending_checkpoint_ = pending_reduced_ = 0;
-}
-
-void TrainingJob::commit_checkpoint(sim::Tick at, bool durable) {
-  last_commit_at_ = at;
-  last_segment_ = {static_cast<GpuTicks>(pending_productive_) * gpus_, static_cast<GpuTicks>(pending_degraded_) * gpus_,
-                   static_cast<GpuTicks>(pending_checkpoint_) * gpus_, static_cast<GpuTicks>(pending_reduced_) * gpus_};
-  commit_pending();
-  ++checkpoints_;
-  static const sim::Name checkpoint("checkpoint");
-  event(checkpoint, {}, at);
-  if (flows()) {
-    at_risk_.push_back(last_segment_);
-    const auto keep = static_cast<std::size_t>(std::max(0, hooks_.snapshot(durable)));
-    while (at_risk_.size() > keep)
-      at_risk_.pop_front();
-  }
 }
 
 void TrainingJob::close_cycle(sim::Tick now) {
@@ -133,8 +105,8 @@ void TrainingJob::close_cycle(sim::Tick now) {
       if (cycles > 0) {
         const sim::Tick run_wall = wall_of(timing_.interval);
         const sim::Tick productive = timing_.interval; // a full phase of ⌈τ·s⌉ makes τ of progress
-        sim::Tick paced = productive; // as run_phase: the dropped groups' share, then the pace's
-        if (!down_.empty())
+        sim::Tick paced = productive; // as run_phase: the share out's, then the pace's
+        if (strategy_->running_share() < 1.0)
           paced = std::clamp(static_cast<sim::Tick>(std::floor(static_cast<double>(run_wall) / slowdown_)),
                              productive, run_wall);
         static const sim::Name checkpoint("checkpoint");
@@ -211,7 +183,7 @@ void TrainingJob::release() {
   transition(State::QUEUED);
   lose_pending(); // nothing when it stopped at a checkpoint
   remaining_ = timing_.interval;
-  down_.clear();
+  reset_strategy();
   undetected_.clear();
   gpus_ = 0;
   ++reallocations_;
@@ -273,7 +245,7 @@ void TrainingJob::complete() {
 void TrainingJob::start_restart(sim::Tick extra) {
   transition(State::RESTART);
   remaining_ = timing_.interval;
-  down_.clear(); // recovered: every GPU is up, every group starts again
+  reset_strategy(); // recovered: every GPU is up, every part starts again
   event("restart");
   restart_began_ = queue_->now();
   const sim::Tick load = timing_.restart_parts ? next_load_ : 0;
@@ -295,58 +267,6 @@ void TrainingJob::start_restart(sim::Tick extra) {
       begin_cycle();
     });
   });
-}
-
-void TrainingJob::account_restart(sim::Tick from, sim::Tick to) {
-  // The restart's parts run one after the other: each gets its overlap with [from, to).
-  sim::Tick begin = restart_began_;
-  for (int k = 0; k < RESTART_PARTS; ++k) {
-    const sim::Tick end = restart_began_ + restart_ends_[static_cast<std::size_t>(k)];
-    const sim::Tick overlap = std::min(to, end) - std::max(from, begin);
-    if (overlap > 0) restart_parts_[static_cast<std::size_t>(k)] += static_cast<GpuTicks>(overlap) * gpus_;
-    begin = end;
-  }
-}
-
-void TrainingJob::need_load(int mode, bool first) {
-  const auto m = static_cast<std::size_t>(mode);
-  after_failure_ = true;
-  if (m >= timing_.load.size()) return;
-  // The restart reads from the nearest tier that survived every failure since the job last trained.
-  if (first || timing_.load[m] > next_load_) load_mode_ = mode;
-  next_load_ = first ? timing_.load[m] : std::max(next_load_, timing_.load[m]);
-}
-
-void TrainingJob::fall_back(int mode) {
-  // A lost checkpoint's segment becomes rework (GPU-time is kept), and it is no recovery point.
-  auto to_rework = [this](const std::array<GpuTicks, 4>& segment) {
-    const std::array<JobTime, 4> states{JobTime::PRODUCTIVE, JobTime::DEGRADED, JobTime::CHECKPOINT,
-                                        JobTime::REDUCED_BATCH};
-    for (std::size_t k = 0; k < states.size(); ++k) {
-      time_[static_cast<std::size_t>(states[k])] -= segment[k];
-      time_[static_cast<std::size_t>(JobTime::REWORK)] += segment[k];
-    }
-    if (checkpoints_ > 0) --checkpoints_;
-    ++checkpoint_fallbacks_;
-  };
-  if (flows()) { // the storage says how many of the newest checkpoints the failure lost
-    const auto lost = std::min(at_risk_.size(), static_cast<std::size_t>(std::max(0, hooks_.lost(mode))));
-    for (std::size_t i = 0; i < lost; ++i) {
-      to_rework(at_risk_.back());
-      at_risk_.pop_back();
-    }
-    at_risk_.clear(); // the job restores from the newest copy left: the older segments are safe
-    if (lost > 0 && log_->enabled())
-      event("checkpoint_lost", fmt::format("{} checkpoint(s), {}", lost, hooks_.cause_name(mode)));
-    return;
-  }
-  const auto m = static_cast<std::size_t>(mode);
-  if (last_commit_at_ < 0 || m >= timing_.loss_window.size() ||
-      queue_->now() - last_commit_at_ >= timing_.loss_window[m])
-    return;
-  to_rework(last_segment_); // the segment before the last checkpoint is lost with it
-  last_commit_at_ = -1;
-  if (log_->enabled()) event("checkpoint_lost", hooks_.cause_name(mode));
 }
 
 void TrainingJob::begin_cycle() {
@@ -405,19 +325,6 @@ void TrainingJob::arm_stop() {
     stop_timer_ = {};
     close_current(); // commits the checkpoint completing now
     serve_stops(true);
-  });
-}
-
-void TrainingJob::arm_snapshot() {
-  queue_->cancel(snapshot_timer_);
-  if (!flows() || state_ != State::CYCLE) return;
-  close_current();
-  const sim::Tick done = remaining_ > 0 ? origin_ + wall_of(remaining_) + timing_.write
-                                        : origin_ + timing_.write - pending_checkpoint_;
-  snapshot_timer_ = queue_->at(done, [this] {
-    snapshot_timer_ = {};
-    close_current(); // commits the checkpoint completing now (and calls the snapshot hook)
-    arm_snapshot();
   });
 }
 
@@ -495,6 +402,12 @@ void TrainingJob::resume() {
   }
 }
 
+void TrainingJob::reset_strategy() {
+  std::vector<std::uint64_t> ids;
+  strategy_->reset(ids);
+  undetected_.insert(ids.begin(), ids.end());
+}
+
 void TrainingJob::on_failure(std::uint64_t id, int mode) {
   undetected_.insert(id);
   ++failures_by_mode_[static_cast<std::size_t>(mode)];
@@ -507,6 +420,7 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
     const bool restarting = state_ == State::RESTART;
     if (restarting) ++interruptions_recovery_;
     transition(State::DETECTION);
+    reset_strategy(); // the parts out rejoin with the restart; their failures' detection is awaited
     fall_back(mode);
     last_commit_at_ = -1; // the copy restored from is kept until the next checkpoint
     need_load(mode, !restarting);
@@ -563,52 +477,36 @@ void TrainingJob::unhold() {
 }
 
 void TrainingJob::on_failure_detected(std::uint64_t id) {
+  if (strategy_->on_detected(id)) return;
   if (!undetected_.erase(id) || !undetected_.empty()) return;
-  if (state_ == State::DETECTION)
-    resume();
-  else
-    try_rejoin();
+  if (state_ == State::DETECTION) resume();
 }
 
 void TrainingJob::on_capacity_changed() {
   sim::Tick extra = 0;
   if (state_ == State::WAITING && hooks_.recover(extra))
     start_restart(extra);
-  else
-    try_rejoin();
+  else if (absorbable())
+    strategy_->on_capacity_changed();
 }
 
-void TrainingJob::on_group_failure(std::uint64_t id, int mode, const std::vector<int>& groups) {
-  if (groups_ == 0 || (state_ != State::CYCLE && state_ != State::REFORM && state_ != State::STALL)) {
-    on_failure(id, mode);
-    return;
-  }
-  std::set<int> down = down_;
-  down.insert(groups.begin(), groups.end());
-  if (groups_ - static_cast<int>(down.size()) < spec_->recovery.min_groups) {
-    on_failure(id, mode); // too few groups left: the whole job restarts
-    return;
-  }
-  undetected_.insert(id);
-  ++failures_by_mode_[static_cast<std::size_t>(mode)];
-  if (down.size() == down_.size()) return; // only groups already out: the others do not notice
-  close_current(); // the cycle (or a fabric stall: the drop's stall replaces it) so far with the old groups
-  down_ = std::move(down);
-  ++group_drops_;
-  if (log_->enabled())
-    event("group_drop", fmt::format("{} of {} groups out ({})", down_.size(), groups_, hooks_.cause_name(mode)));
-  begin_reform(JobTime::DETECTION, sim::to_ticks(spec_->recovery.stall_s));
+void TrainingJob::on_struck(std::uint64_t id, int mode, const std::vector<int>& ranks) {
+  if (!strategy_->on_struck(id, mode, ranks)) on_failure(id, mode);
 }
 
-void TrainingJob::begin_reform(JobTime as, sim::Tick duration) {
-  transition(State::REFORM); // a stall in progress (a rejoin's) ends here: this one replaces it
+void TrainingJob::pause(JobTime as, sim::Tick duration) {
+  transition(State::REFORM); // a pause or fabric stall in progress ends here: this one replaces it
   reform_as_ = as;
-  timer_ = queue_->after(duration, [this] { end_reform(); });
+  if (duration >= 0) timer_ = queue_->after(duration, [this] { end_reform(); });
 }
 
 void TrainingJob::end_reform() {
   transition(State::CYCLE);
   origin_ = queue_->now(); // the cycle goes on where it stopped (a write in progress resumes)
+  go_on();
+}
+
+void TrainingJob::go_on() {
   if (stop_due()) {
     take_planned_stop();
     return;
@@ -616,17 +514,17 @@ void TrainingJob::end_reform() {
   arm_stop();
   arm_completion();
   arm_snapshot();
-  try_rejoin(); // everything may have been detected and replaced during the stall
+  strategy_->on_cycling(); // parts may be ready to rejoin
 }
 
-void TrainingJob::try_rejoin() {
-  if (down_.empty() || !undetected_.empty() || state_ != State::CYCLE) return;
+std::vector<bool> TrainingJob::ranks_up(const std::vector<int>& ranks) {
+  if (hooks_.ranks_up) return hooks_.ranks_up(ranks);
   sim::Tick extra = 0;
-  if (!hooks_.recover(extra)) return; // no replacement yet: a capacity change retries
-  close_current();                    // the cycle so far with the groups out
-  down_.clear();
-  event("group_rejoin");
-  begin_reform(JobTime::RESTART, sim::to_ticks(spec_->recovery.rejoin_s) + extra);
+  return std::vector<bool>(ranks.size(), hooks_.recover(extra));
+}
+
+void TrainingJob::note(const char* kind, std::string detail) {
+  if (log_->enabled()) event(sim::Name(kind), std::move(detail));
 }
 
 void TrainingJob::set_slowdown(double slowdown) {
@@ -654,13 +552,7 @@ void TrainingJob::stall(sim::Tick duration) {
   timer_ = queue_->at(until, [this] {
     transition(State::CYCLE);
     origin_ = queue_->now();
-    if (stop_due()) {
-      take_planned_stop();
-    } else {
-      arm_stop();
-      arm_completion();
-      arm_snapshot();
-    }
+    go_on();
   });
 }
 

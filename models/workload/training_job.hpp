@@ -51,28 +51,22 @@
 // of them; load_planned after a planned stop or a move; nothing at the first launch); restart_part_time()
 // splits the RESTART ledger time by part.
 //
-// Fault-tolerant data parallelism (recovery strategy ft_dp, recovery_spec.hpp): the job's G GPUs form N
-// replica groups. A failure striking groups not yet out (on_group_failure; the replica says which) drops
-// them without an interruption: nothing pending is lost; the job stalls σ = stall_s (REFORM, no progress,
-// counted as detection), then runs with k groups out of N. While k > 0 its progress rate is
-// (N − k)/N of the healthy rate, on top of the pace slowdown s: the cycle's arithmetic runs with the
-// effective slowdown s' = s·N/(N − k) (checkpoints keep their period in progress, so they come N/(N − k)
-// times further apart in wall time). A run phase of wall time w then splits (GPU·µs, G GPUs):
-//     productive    = G·⌊w/s'⌋                    (the running groups' share: G·w·(N−k)/(N·s))
-//     reduced_batch = G·(⌊w/s⌋ − ⌊w/s'⌋)           (the dropped groups' share: G·w·k/(N·s))
-//     degraded      = G·(w − ⌊w/s⌋)                (the pace slowdown, as without groups out)
-// so productive + reduced_batch + degraded = G·w (conserved), and goodput = productive / held counts
-// the running share as productive. Reduced-batch time is pending like the rest (a later full
-// interruption makes it rework). When every failure that struck the job is detected and the recover
-// hook has replaced its down GPUs (at once from spares, or at a later capacity change), the dropped
-// groups rejoin: a stall of rejoin_s (+ the hook's extra; REFORM counted as restart), then full speed.
-// A failure striking during a fabric stall (STALL) drops its groups too, the drop's stall replacing what
-// is left of the fabric's. A failure leaving fewer than min_groups groups, or one striking while the job
-// is not in its cycle or a stall (a final write before a planned stop, a restart), or whose groups the
-// replica cannot say (on_failure: a cooling shutdown), is an interruption as above; the restart clears
-// the groups out.
+// Recovery strategies (recovery/strategy.hpp): the job owns one, chosen by /jobs/*/recovery/strategy. The
+// restart strategy absorbs nothing: every failure interrupts the job as above. A strategy that absorbs a
+// failure (ft_dp: recovery/ft_dp.hpp) acts on the job only through RecoveryHost: it may pause the whole job
+// (REFORM: no progress, its time in the ledger state the strategy names, for a duration or until the next
+// pause) and set the running share a ≤ 1 of the job's GPUs that train. While a < 1 the cycle's arithmetic
+// runs with the effective slowdown s' = s/a (checkpoints keep their period in progress, so they come 1/a
+// times further apart in wall time), and a run phase of wall time w splits (GPU·µs, G GPUs):
+//     productive    = G·⌊w/s'⌋                    (the training share)
+//     reduced_batch = G·(⌊w/s⌋ − ⌊w/s'⌋)           (the share sitting out)
+//     degraded      = G·(w − ⌊w/s⌋)                (the pace slowdown, as with everyone training)
+// so productive + reduced_batch + degraded = G·w (conserved). Reduced-batch time is pending like the rest
+// (a later full interruption makes it rework). A failure the strategy does not absorb interrupts the job;
+// the strategy then hands back the failures it absorbed and not yet detected, and starts afresh.
 #pragma once
 
+#include "models/workload/recovery/strategy.hpp"
 #include "models/workload/spec.hpp"
 #include "models/workload/workload.hpp"
 #include "sim/event_log.hpp"
@@ -82,6 +76,7 @@
 #include <deque>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -90,7 +85,7 @@
 namespace dcsim::workload {
 
 /// Ledger states of a job's allocated time (docs/architecture.md), in output order.
-/// REDUCED_BATCH: the share of an ft_dp job's GPU-time of replica groups out (see above).
+/// REDUCED_BATCH: the share of the job's GPU-time its recovery strategy keeps out (ft_dp: groups out; above).
 enum class JobTime : int {
   PRODUCTIVE, CHECKPOINT, REWORK, DETECTION, RESTART, WAITING, DEGRADED, MAINTENANCE, REDUCED_BATCH, COUNT
 };
@@ -123,7 +118,7 @@ struct JobTiming {
 enum class RestartPart : int { RESCHEDULE, INIT, LOAD, COUNT };
 inline constexpr int RESTART_PARTS = static_cast<int>(RestartPart::COUNT);
 
-class TrainingJob final : public Workload {
+class TrainingJob final : public Workload, private RecoveryHost {
 public:
   struct Hooks {
     /// Replaces down GPUs; true when all the job's GPUs are up. May add to the next restart's length
@@ -143,6 +138,9 @@ public:
     /// The restart's load part: read the checkpoint back (after failures, `mode` the one that left the
     /// farthest tier; -1 after a planned stop or a move), then call `done`.
     std::function<void(int mode, std::function<void()> done)> load;
+    /// Optional: whether the GPU at each of these job ranks is up (absent: all when recover says all the
+    /// job's GPUs are up, none otherwise).
+    std::function<std::vector<bool>(const std::vector<int>& ranks)> ranks_up;
   };
 
   TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::EventQueue& queue, sim::EventLog& log,
@@ -160,14 +158,14 @@ public:
   void set_completion_hook(std::function<void()> hook) { completed_ = std::move(hook); }
   /// A failure `id` of mode `mode` struck at least one of the job's GPUs.
   void on_failure(std::uint64_t id, int mode) override;
-  /// ft_dp: failure `id` struck the job's replica groups `groups` (indices, repeats allowed). Without ft_dp,
-  /// or when it leaves fewer than min_groups groups running, or outside the cycle: on_failure.
-  void on_group_failure(std::uint64_t id, int mode, const std::vector<int>& groups);
-  bool fault_tolerant() const { return groups_ > 0; }
-  /// Replica groups out now (ft_dp).
-  int groups_out() const { return static_cast<int>(down_.size()); }
-  /// Failures that dropped replica groups instead of interrupting the job (ft_dp).
-  std::uint64_t group_drops() const { return group_drops_; }
+  /// Failure `id` struck the job's GPUs at ranks `ranks`: its recovery strategy may absorb it, else on_failure.
+  void on_struck(std::uint64_t id, int mode, const std::vector<int>& ranks);
+  /// The strategy wants the struck ranks (on_struck) rather than on_failure.
+  bool wants_ranks() const { return strategy_->wants_ranks(); }
+  /// Parts (ft_dp: replica groups) out now.
+  int groups_out() const { return strategy_->out(); }
+  /// Failures that dropped part of the job instead of interrupting it (ft_dp: replica groups).
+  std::uint64_t group_drops() const { return strategy_->drops(); }
   /// Failure `id` has been detected by Mission Control.
   void on_failure_detected(std::uint64_t id) override;
   /// Some capacity came back (a repair completed).
@@ -230,7 +228,7 @@ private:
   /// CYCLE: running and checkpointing periodically; FINAL_WRITE: a last write before a planned stop;
   /// STALL: running but stalled (no progress) until traffic flows again.
   /// STOPPED: drained, for the instant in which its stop requests are served. QUEUED: holds no GPU.
-  /// REFORM (ft_dp): the quorum re-forms after groups dropped or before they rejoin (no progress).
+  /// REFORM: paused by the recovery strategy (ft_dp: a hang, a quorum re-forming; no progress).
   enum class State { QUEUED, RESTART, CYCLE, FINAL_WRITE, STALL, REFORM, DETECTION, WAITING, MAINTENANCE, STOPPED, DONE };
 
   const JobSpec* spec_;
@@ -266,11 +264,8 @@ private:
   sim::Tick pending_checkpoint_ = 0; ///< also: how much of the current write is done
   sim::Tick pending_reduced_ = 0;
 
-  // ft_dp (0 groups: restart strategy).
-  int groups_ = 0;
-  std::set<int> down_;               ///< replica groups out
-  JobTime reform_as_ = JobTime::DETECTION; ///< ledger state of the REFORM stall in progress
-  std::uint64_t group_drops_ = 0;
+  std::unique_ptr<RecoveryStrategy> strategy_; ///< after hooks_: it may use them
+  JobTime reform_as_ = JobTime::DETECTION; ///< ledger state of the REFORM pause in progress
   bool planned_due_ = false;
   int holds_ = 0;
   std::set<std::uint64_t> undetected_;
@@ -332,12 +327,26 @@ private:
   /// Moves the pending time into the ledger states (kept) or into rework (lost), and clears it.
   void commit_pending();
   void lose_pending();
-  /// Progress slowdown of the cycle: the pace's, times N/(N − k) while k groups are out.
+  /// Progress slowdown of the cycle: the pace's, over the strategy's running share.
   double cycle_slowdown() const;
-  void begin_reform(JobTime as, sim::Tick duration);
   void end_reform();
-  /// ft_dp: the dropped groups rejoin when every failure is detected and the GPUs are replaced.
-  void try_rejoin();
+  /// The cycle goes on (after a pause or a stall): stops, completion and snapshots re-armed.
+  void go_on();
+  /// The strategy's absorbed failures not yet detected join the job's; it starts afresh.
+  void reset_strategy();
+  // RecoveryHost (recovery/strategy.hpp).
+  sim::EventQueue& queue() override { return *queue_; }
+  bool cycling() const override { return state_ == State::CYCLE; }
+  bool absorbable() const override {
+    return state_ == State::CYCLE || state_ == State::REFORM || state_ == State::STALL;
+  }
+  void settle() override { close_current(); }
+  void pause(JobTime as, sim::Tick duration) override;
+  void count_failure(int mode) override { ++failures_by_mode_[static_cast<std::size_t>(mode)]; }
+  bool recover(sim::Tick& extra) override { return hooks_.recover(extra); }
+  std::vector<bool> ranks_up(const std::vector<int>& ranks) override;
+  std::string cause_name(int mode) override { return hooks_.cause_name(mode); }
+  void note(const char* kind, std::string detail) override;
   void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += static_cast<GpuTicks>(dt) * gpus_; }
   /// Wall time from the cycle's origin until `progress` more of healthy compute is done.
   sim::Tick cycle_time_for(sim::Tick progress) const;

@@ -166,8 +166,10 @@ TEST_CASE("bad input: operations", "[unit][bad_input]") {
   CHECK(errors_with({"operations.planned_interval_h=0.1", "operations.planned_downtime_s=300"}) ==
         "t.json: /operations/planned_interval_h: must leave time to train: must exceed planned_downtime_s + "
         "restart_s = 900 s (got 0.1)\n");
-  CHECK(errors_with({"operations.planned_downtime_s=600"}) ==
-        "t.json: /operations/planned_downtime_s: has no effect without planned_interval_h > 0 (got 600)\n");
+  // planned_interval_h 0 means no planned maintenance, whatever the downtime says (issue 23).
+  const auto no_stops = load_scenario_text(BASE, "t.json", {"operations.planned_downtime_s=600"});
+  REQUIRE(no_stops.scenario.has_value());
+  CHECK(no_stops.scenario->operations.planned_interval_h == 0);
 }
 
 TEST_CASE("bad input: jobs", "[unit][bad_input]") {

@@ -1,0 +1,106 @@
+// TrainingJob's checkpoints: committing or losing the pending time, checkpoints lost with a storage tier
+// (fall_back), the tier the next restart loads from, and the restart's parts (training_job.hpp has the
+// equations). The same class as training_job.cpp, kept apart so that each file stays one concern.
+#include "models/workload/training_job.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace dcsim::workload {
+
+void TrainingJob::commit_pending() {
+  add(JobTime::PRODUCTIVE, pending_productive_);
+  add(JobTime::DEGRADED, pending_degraded_);
+  add(JobTime::CHECKPOINT, pending_checkpoint_);
+  add(JobTime::REDUCED_BATCH, pending_reduced_);
+  pending_productive_ = pending_degraded_ = pending_checkpoint_ = pending_reduced_ = 0;
+}
+
+void TrainingJob::lose_pending() {
+  add(JobTime::REWORK, pending_work());
+  pending_productive_ = pending_degraded_ = pending_checkpoint_ = pending_reduced_ = 0;
+}
+
+void TrainingJob::commit_checkpoint(sim::Tick at, bool durable) {
+  last_commit_at_ = at;
+  last_segment_ = {static_cast<GpuTicks>(pending_productive_) * gpus_, static_cast<GpuTicks>(pending_degraded_) * gpus_,
+                   static_cast<GpuTicks>(pending_checkpoint_) * gpus_, static_cast<GpuTicks>(pending_reduced_) * gpus_};
+  commit_pending();
+  ++checkpoints_;
+  static const sim::Name checkpoint("checkpoint");
+  event(checkpoint, {}, at);
+  if (flows()) {
+    at_risk_.push_back(last_segment_);
+    const auto keep = static_cast<std::size_t>(std::max(0, hooks_.snapshot(durable)));
+    while (at_risk_.size() > keep)
+      at_risk_.pop_front();
+  }
+}
+
+void TrainingJob::account_restart(sim::Tick from, sim::Tick to) {
+  // The restart's parts run one after the other: each gets its overlap with [from, to).
+  sim::Tick begin = restart_began_;
+  for (int k = 0; k < RESTART_PARTS; ++k) {
+    const sim::Tick end = restart_began_ + restart_ends_[static_cast<std::size_t>(k)];
+    const sim::Tick overlap = std::min(to, end) - std::max(from, begin);
+    if (overlap > 0) restart_parts_[static_cast<std::size_t>(k)] += static_cast<GpuTicks>(overlap) * gpus_;
+    begin = end;
+  }
+}
+
+void TrainingJob::need_load(int mode, bool first) {
+  const auto m = static_cast<std::size_t>(mode);
+  after_failure_ = true;
+  if (m >= timing_.load.size()) return;
+  // The restart reads from the nearest tier that survived every failure since the job last trained.
+  if (first || timing_.load[m] > next_load_) load_mode_ = mode;
+  next_load_ = first ? timing_.load[m] : std::max(next_load_, timing_.load[m]);
+}
+
+void TrainingJob::fall_back(int mode) {
+  // A lost checkpoint's segment becomes rework (GPU-time is kept), and it is no recovery point.
+  auto to_rework = [this](const std::array<GpuTicks, 4>& segment) {
+    const std::array<JobTime, 4> states{JobTime::PRODUCTIVE, JobTime::DEGRADED, JobTime::CHECKPOINT,
+                                        JobTime::REDUCED_BATCH};
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      time_[static_cast<std::size_t>(states[k])] -= segment[k];
+      time_[static_cast<std::size_t>(JobTime::REWORK)] += segment[k];
+    }
+    if (checkpoints_ > 0) --checkpoints_;
+    ++checkpoint_fallbacks_;
+  };
+  if (flows()) { // the storage says how many of the newest checkpoints the failure lost
+    const auto lost = std::min(at_risk_.size(), static_cast<std::size_t>(std::max(0, hooks_.lost(mode))));
+    for (std::size_t i = 0; i < lost; ++i) {
+      to_rework(at_risk_.back());
+      at_risk_.pop_back();
+    }
+    at_risk_.clear(); // the job restores from the newest copy left: the older segments are safe
+    if (lost > 0 && log_->enabled())
+      event("checkpoint_lost", fmt::format("{} checkpoint(s), {}", lost, hooks_.cause_name(mode)));
+    return;
+  }
+  const auto m = static_cast<std::size_t>(mode);
+  if (last_commit_at_ < 0 || m >= timing_.loss_window.size() ||
+      queue_->now() - last_commit_at_ >= timing_.loss_window[m])
+    return;
+  to_rework(last_segment_); // the segment before the last checkpoint is lost with it
+  last_commit_at_ = -1;
+  if (log_->enabled()) event("checkpoint_lost", hooks_.cause_name(mode));
+}
+
+void TrainingJob::arm_snapshot() {
+  queue_->cancel(snapshot_timer_);
+  if (!flows() || state_ != State::CYCLE) return;
+  close_current();
+  const sim::Tick done = remaining_ > 0 ? origin_ + wall_of(remaining_) + timing_.write
+                                        : origin_ + timing_.write - pending_checkpoint_;
+  snapshot_timer_ = queue_->at(done, [this] {
+    snapshot_timer_ = {};
+    close_current(); // commits the checkpoint completing now (and calls the snapshot hook)
+    arm_snapshot();
+  });
+}
+
+} // namespace dcsim::workload
