@@ -15,8 +15,8 @@ namespace {
 
 // System price per GPU by catalogue model (sources in spec.hpp).
 constexpr std::pair<std::string_view, double> GPU_USD[] = {
-    {"rubin", 7.8e6 / 72}, {"gb300", 4.0e6 / 72}, {"gb200", 3.5e6 / 72},
-    {"h100-sxm", 40000.0}, {"a100-80g", 25000.0},
+    {"rubin", 7.8e6 / 72}, {"gb300", 4.0e6 / 72}, {"gb200", 3.5e6 / 72}, {"b200", 515410.0 / 8},
+    {"h200", 5.0e6 / 112}, {"h100-sxm", 40000.0}, {"a100-80g", 25000.0},
 };
 
 std::string gpu_price_note() {
@@ -91,7 +91,7 @@ CostSpec decode_cost(const sim::Node& n, const hardware::HardwareSpec& hardware,
     n.problems().add(
         n.child_pointer("gpu_usd"),
         fmt::format("is required: GPU model \"{}\" has no default price (defaults exist for rubin, "
-                    "gb300, gb200, h100-sxm, a100-80g)",
+                    "gb300, gb200, b200, h200, h100-sxm, a100-80g)",
                     hardware.gpu.model));
   s.spare_parts_usd_per_rack = n.number("spare_parts_usd_per_rack");
   s.switch_usd_per_tbps = n.number("switch_usd_per_tbps");

@@ -13,8 +13,9 @@
 //     gb300     ~4.0 M$ per GB300 NVL72 rack (Morgan Stanley, as above, blogerroom.com 2026) ÷ 72 = 55,556 $
 //     gb200     3.5 M$ per GB200 NVL72 rack (low end of 3.5–4 M$, Morgan Stanley as above; awesomeagents.ai
 //               quotes 2–3 M$) ÷ 72 = 48,611 $
-//     h100-sxm  ~5 M$ for 14 HGX servers of 8 H200 GPUs (Exa Labs cluster, bizety.com 2025) ≈ 45,000 $ per
-//               GPU; H100 taken at 40,000 $ (ESTIMATE)
+//     b200      DGX B200 list price 515,410 $ for 8 GPUs (reported by resellers, 2025) = 64,426 $
+//     h200      ~5 M$ for 14 HGX servers of 8 H200 GPUs (Exa Labs cluster, bizety.com 2025) = 44,643 $
+//     h100-sxm  ESTIMATE 40,000 $ (below the H200's, same servers with less memory)
 //     a100-80g  DGX A100 launch list price 199,000 $ for 8 GPUs (NVIDIA, May 2020) ≈ 25,000 $
 //   switch_usd_per_tbps: a 64 × 800G (51.2 Tb/s) Ethernet switch costs 150,000–250,000 $
 //     (luxoptx.com, "800G optical module cost analysis", 2025): 200,000 $ ÷ 51.2 = 3,906 $ per Tb/s of

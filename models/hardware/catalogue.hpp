@@ -1,20 +1,22 @@
 // GPU catalogue: named GPU kinds with their published (or estimated) figures.
 //
 // A scenario names a kind in `hardware.gpu.model`; every figure can be overridden by the scenario
-// (`hardware.gpu.*`, and `hardware.rack.nvlink_gbps`). Figures are per GPU. FLOP/s are dense (no 2:4
-// sparsity). Sources:
-//   a100-80g  NVIDIA A100 datasheet (2021): 312 TFLOPS BF16, 80 GB HBM2e at 2.039 TB/s, NVLink 3 600 GB/s,
-//             400 W (SXM). NIC 200 Gb/s HDR per GPU as in Megatron-LM SC'21 (8 x 200 Gb/s per node).
-//   h100-sxm  NVIDIA H100 datasheet (2023): 989 TFLOPS BF16, 1,979 FP8, 80 GB HBM3 at 3.35 TB/s,
-//             NVLink 4 900 GB/s, 700 W; ConnectX-7 400 Gb/s per GPU.
-//   gb200     NVIDIA GB200 NVL72 (2024): 2.5 PFLOPS BF16 dense per GPU, 5 FP8, 10 FP4; 186 GB HBM3e at
-//             8 TB/s; NVLink 5 1.8 TB/s; 1,200 W; 400 Gb/s per GPU (CONTEXT.md §1).
-//   gb300     NVIDIA GB300 NVL72 (2025): BF16/FP8 as GB200, 15 PFLOPS FP4 dense; 288 GB HBM3e at 8 TB/s;
-//             NVLink 5 1.8 TB/s; 1,400 W; ConnectX-8 800 Gb/s per GPU (CONTEXT.md §1).
-//   rubin     NVIDIA Vera Rubin NVL72 announcements (2026): 35 PFLOPS NVFP4 training; 288 GB HBM4 at
-//             ~22 TB/s; NVLink 6 3.6 TB/s; ConnectX-9 1.6 Tb/s. ESTIMATED: dense BF16 ~4 PFLOPS (analyst
-//             estimate, CONTEXT.md §1), FP8 = 2 x BF16, power 1,800 W (Max-Q; Max-P ~2,300 W).
-// A kind lacking a precision (A100 has no FP8/FP4 tensor cores) has 0 there.
+// (`hardware.gpu.*`, and `hardware.rack.nvlink_gbps`). Figures are per GPU and DENSE (no 2:4 sparsity):
+// NVIDIA's datasheets quote Hopper and Blackwell tensor peaks with sparsity, and those are halved here.
+// A model job's precision (`jobs[].model.precision`: bf16, fp8, fp4) chooses its peak (GpuSpec::peak_tflops_at).
+//
+// docs/hardware.md is the sourced table: one source per figure, with the reason for every estimate.
+// tests/unit/hardware/catalogue_test.cpp reads that table and fails when a figure here differs from it.
+// Summary (dense TFLOP/s BF16 / FP8 / FP4; HBM GB at TB/s; NVLink GB/s; TDP W; system kW):
+//   a100-80g  312 / - / -;             80 at 2.039;  600;  400 W; DGX A100 8 GPUs 6.5 kW
+//   h100-sxm  989 / 1,979 / -;         80 at 3.35;   900;  700 W; DGX H100 8 GPUs 10.2 kW
+//   h200      989 / 1,979 / -;        141 at 4.8;    900;  700 W; DGX H200 8 GPUs 10.2 kW
+//   b200      2,250 / 4,500 / 9,000; 180 at 8;    1,800; 1,000 W; DGX B200 8 GPUs 14.3 kW
+//   gb200     2,500 / 5,000 / 10,000; 186 at 8;   1,800; 1,200 W; NVL72 rack 120 kW
+//   gb300     2,500 / 5,000 / 15,000; 288 at 8;   1,800; 1,400 W; NVL72 rack 136 kW
+//   rubin     4,000* / 16,667 / 35,000; 288 at 22; 3,600; 1,800* W; NVL72 rack 190 kW*
+//   (* ESTIMATED: NVIDIA publishes no Rubin BF16 peak, TDP or rack power; see docs/hardware.md.)
+// A kind lacking a precision (A100 has no FP8/FP4 tensor cores, Hopper no FP4) has 0 there.
 //
 // Achievable fractions and latencies used by the step-time model (models/workload/step_model.hpp):
 //   compute_efficiency_frac  share of the dense peak that transformer GEMMs reach. FITTED for a100-80g
@@ -41,16 +43,19 @@
 
 namespace dcsim::hardware {
 
+/// The system a GPU kind ships in, as its vendor sells and rates it.
+enum class SystemKind { HGX_SERVER, NVL72_RACK };
+
 struct GpuKind {
   std::string name;
   double bf16_tflops = 0;   ///< dense BF16 peak, TFLOP/s
   double fp8_tflops = 0;    ///< dense FP8 peak, TFLOP/s (0: unsupported)
-  double fp4_tflops = 0;    ///< dense FP4 peak, TFLOP/s (0: unsupported)
+  double fp4_tflops = 0;    ///< dense FP4 (NVFP4) peak, TFLOP/s (0: unsupported)
   double hbm_gb = 0;        ///< HBM capacity, GB
   double hbm_tb_per_s = 0;  ///< HBM bandwidth, TB/s
   double nvlink_gbps = 0;   ///< NVLink bandwidth per GPU as datasheets quote it (both directions), Gb/s
   double nic_gbps = 0;      ///< scale-out NIC bandwidth per GPU (per direction), Gb/s
-  double power_w = 0;       ///< board power, W
+  double power_w = 0;       ///< board power (TDP), W
   double compute_efficiency_frac = 0; ///< achievable share of the dense peak for GEMMs
   double hbm_efficiency_frac = 0;     ///< achievable share of HBM bandwidth for element-wise kernels
   double nvlink_efficiency_frac = 0;  ///< collective bus bandwidth ÷ NVLink bandwidth per direction
@@ -58,6 +63,12 @@ struct GpuKind {
   double nvlink_latency_us = 0;       ///< per-step latency of a collective over NVLink, µs
   double nic_latency_us = 0;          ///< per-step latency of a collective across the scale-out network, µs
   std::string estimated;    ///< which figures are estimates (empty: all published)
+  SystemKind system = SystemKind::HGX_SERVER; ///< what the GPU ships in
+  int system_gpus = 0;                        ///< GPUs of that system (8 for a server, 72 for a rack)
+  double system_power_kw = 0;                 ///< its published maximum power (everything in it), kW
+
+  /// The system's power that is not its GPUs' TDP (CPUs, switches, NICs, fans, conversion), kW.
+  double system_base_power_kw() const { return system_power_kw - system_gpus * power_w / 1000.0; }
 };
 
 const std::vector<GpuKind>& gpu_catalogue();
