@@ -1,13 +1,8 @@
 // The GPU figures the serving model needs, as one plain struct.
 //
-// Filled from the hardware catalogue (models/hardware/catalogue.hpp, one source per figure there) and
-// the rack: the NVLink domain's size, NVLink bandwidth per direction (the catalogue quotes both
-// directions: ÷ 2), the NIC per direction. Kinds the catalogue does not list yet are in a supplement
-// here, each with its source (remove an entry once the catalogue has it):
-//   h200-sxm  NVIDIA H200 datasheet (2024): 141 GB HBM3e at 4.8 TB/s; compute, NVLink 4 (900 GB/s),
-//             ConnectX-7 400 Gb/s and 700 W as the H100 SXM.
-//   b200      NVIDIA HGX B200 (2024; as SERVING.md §5 and AIConfigurator b200_sxm): 180 GB HBM3e at
-//             8 TB/s, 2.25 PFLOPS BF16 / 4.5 FP8 / 9 FP4 dense, NVLink 5 1.8 TB/s, 1,000 W, 400 Gb/s.
+// Filled from the hardware catalogue (models/hardware/catalogue.hpp and docs/hardware.md: one source per
+// figure there) and the rack: the NVLink domain's size, NVLink bandwidth per direction (the catalogue
+// quotes both directions: ÷ 2), the NIC per direction.
 // HGX systems are domains of 8 GPUs; NVL72 racks of 72.
 #pragma once
 
@@ -37,7 +32,7 @@ struct GpuFigures {
 
 /// Figures of a catalogue kind in a domain of `domain_gpus` GPUs.
 GpuFigures gpu_figures(const hardware::GpuKind& kind, int domain_gpus);
-/// Figures by kind name (catalogue first, then the supplement above); nullptr-like empty name when unknown.
+/// Figures of a catalogue kind by name (an empty name when the catalogue lacks it).
 GpuFigures find_gpu_figures(std::string_view name, int domain_gpus);
 
 } // namespace dcsim::serving

@@ -76,8 +76,7 @@ ServingPrices prices_of(const System& s) {
 }
 
 void print_study(const char* model, int isl, int osl) {
-  // H200's price: ~5 M$ for 14 HGX servers of 8 H200 (models/cost/spec.hpp's source) ≈ 45,000 $.
-  const std::vector<System> systems = {{"h200-sxm", 8, 45000.0},
+  const std::vector<System> systems = {{"h200", 8, *cost::default_gpu_usd("h200")},
                                        {"gb200", 72, *cost::default_gpu_usd("gb200")},
                                        {"gb300", 72, *cost::default_gpu_usd("gb300")},
                                        {"rubin", 72, *cost::default_gpu_usd("rubin")}};

@@ -54,7 +54,7 @@ TEST_CASE("the largest batch equals the KV capacity formula", "[serving]") {
   // Attention DP keeps each request whole on one GPU: B = tp · ⌊M_kv / kv_request⌋ (capped per rank).
   eff.max_batch_per_rank = 512;
   const PerfModel dep(shape("deepseek-r1"), InstanceConfig{8, 8, 1, true, Precision::FP8, 1.0},
-                      find_gpu_figures("h200-sxm", 8), eff);
+                      find_gpu_figures("h200", 8), eff);
   const double per_req = 61.0 * 576 * 1.0 * 3000;
   const double cap = 0.9 * (141e9 - dep.weights_bytes_per_gpu() - 6e9);
   CHECK(dep.max_batch(2000, 1000) == 8 * std::min(512, static_cast<int>(std::floor(cap / per_req))));
@@ -78,7 +78,7 @@ TEST_CASE("decode never beats the HBM bound nor prefill the compute bound", "[se
       {"llama3-70b", "h100-sxm", 8, {8, 1, 1, false, Precision::FP8, 1.0}},
       {"llama3-70b", "gb200", 72, {4, 1, 2, false, Precision::FP4, 1.0}},
       {"deepseek-r1", "gb300", 72, {32, 32, 1, true, Precision::FP4, 1.0}},
-      {"qwen3-235b-a22b", "h200-sxm", 8, {8, 8, 1, false, Precision::FP8, 2.0}},
+      {"qwen3-235b-a22b", "h200", 8, {8, 8, 1, false, Precision::FP8, 2.0}},
   };
   for (const auto& c : cases) {
     const ModelShape& m = shape(c.model);
