@@ -67,8 +67,8 @@ TEST_CASE("bad input: top-level values", "[unit][bad_input]") {
 
 TEST_CASE("bad input: hardware and cluster", "[unit][bad_input]") {
   CHECK(errors_with({"hardware.gpu.model=\"b300\""}) ==
-        "t.json: /hardware/gpu/model: must be one of \"a100-80g\", \"h100-sxm\", \"gb200\", \"gb300\" or \"rubin\" "
-        "(got \"b300\")\n");
+        "t.json: /hardware/gpu/model: must be one of \"a100-80g\", \"h100-sxm\", \"h200\", \"b200\", \"gb200\", "
+        "\"gb300\" or \"rubin\" (got \"b300\")\n");
   CHECK(errors_with({"hardware.gpu.peak_tflops=0"}) == "t.json: /hardware/gpu/peak_tflops: must be > 0 (got 0)\n");
   CHECK(errors_with({"hardware.rack.kind=\"nvl36\""}) ==
         "t.json: /hardware/rack/kind: must be one of \"nvl72\" or \"hgx\" (got \"nvl36\")\n");
