@@ -1,6 +1,7 @@
 #include "models/scenario.hpp"
 
 #include "models/hardware/layout.hpp"
+#include "models/serving/spec.hpp"
 #include "models/storage/checkpoint_plan.hpp"
 
 #include <fmt/format.h>
@@ -113,7 +114,7 @@ std::vector<const KeyTable*> scenario_key_tables() {
           &power::grid_event_keys(), &failure::failures_keys(),       &failure::failure_mode_keys(),
           &ops::operations_keys(),   &ops::repair_stage_keys(),       &ops::rlcc_keys(),               &ops::wave_keys(),
           &workload::job_keys(),     &workload::model_keys(),         &workload::parallelism_keys(),
-          &workload::checkpoint_keys(), &workload::recovery_keys(), &storage::storage_keys(), &storage::tier_keys(),
+          &workload::checkpoint_keys(), &workload::recovery_keys(), &serving::serving_keys(), &storage::storage_keys(), &storage::tier_keys(),
           &output_keys(),      &cost::cost_keys(),       &sweep_keys(),
           &sweep_axis_keys(),        &sweep_zip_axis_keys()};
 }
@@ -355,6 +356,14 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   // Model-derived jobs against the hardware: precision, NVLink domain, memory.
   for (std::size_t i = 0; i < s.jobs.size(); ++i)
     if (s.jobs[i].model) workload::check_model_job(*s.jobs[i].model, static_cast<int>(i), s.hardware, problems);
+  // Services described by a model: their capacity per GPU from the operating curve on this hardware.
+  for (std::size_t i = 0; i < s.jobs.size(); ++i)
+    if (s.jobs[i].serving) {
+      const auto capacity = serving::serving_capacity(*s.jobs[i].serving, s.hardware);
+      if (!capacity.problem.empty())
+        problems.add(fmt::format("/jobs/{}/serving", i), capacity.problem + " on " + s.hardware.gpu.model);
+      s.jobs[i].tokens_per_s_per_gpu = capacity.output_tokens_per_s_per_gpu;
+    }
   if (!problems.empty()) return std::nullopt;
   check_checkpoint_storage(document, s, layout, problems);
   if (!problems.empty()) return std::nullopt;

@@ -40,10 +40,14 @@ void InferenceService::advance() {
 void InferenceService::recount() {
   held_gpus_ = alloc_->job_gpu_count(job_);
   healthy_gpus_ = 0;
+  // A service described by a model serves whole instances: a failed GPU takes its instance out.
+  const int instance = spec_->serving ? spec_->serving->instance.gpus() : 1;
   for (int d : alloc_->job_domains(job_)) {
     const auto r = layout_->domain_range(d);
+    int healthy = 0;
     for (int g = r.first; g < r.end(); ++g)
-      if (alloc_->owner(g) == job_ && alloc_->usable(g)) ++healthy_gpus_;
+      if (alloc_->owner(g) == job_ && alloc_->usable(g)) ++healthy;
+    healthy_gpus_ += healthy / instance * instance;
   }
   moving_gpus_ = std::min(moving_gpus_, healthy_gpus_);
   serving_gpus_ = healthy_gpus_ - moving_gpus_;

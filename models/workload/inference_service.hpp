@@ -4,8 +4,10 @@
 //     demand(t) = demand_tokens_per_s · (1 + demand_swing_frac · cos(2π (h(t) − demand_peak_hour) / 24))
 // with h(t) the hour of the day at the start of the step; or, with a demand trace, the trace's value
 // (piecewise constant, the policy acting at each point). Capacity = serving GPUs × tokens_per_s_per_gpu,
-// where serving GPUs are the service's healthy GPUs not still being moved in. Served tokens integrate
-// min(demand, capacity) exactly between changes; demanded tokens integrate demand.
+// where serving GPUs are the service's healthy GPUs not still being moved in. With `serving` (a model and
+// its instance, models/serving/spec.hpp) the rate is the operating curve's at the TPOT SLO and only whole
+// healthy instances of each domain serve: a failed GPU takes its instance out until it is replaced.
+// Served tokens integrate min(demand, capacity) exactly between changes; demanded tokens integrate demand.
 // SUNK policy (sunk: true), at every demand step: the service wants T = clamp(⌈demand / (rate × usable
 // GPUs per domain)⌉, min, max) whole domains. If it holds fewer, it takes free domains first, then asks
 // the scheduler to reclaim domains from elastic training jobs of lower priority (they give them up at

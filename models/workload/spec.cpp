@@ -70,7 +70,11 @@ const KeyTable& job_keys() {
                  "deadline_met_frac says whether it was done by then (its mean over replicas: the probability)",
                  sim::Bounds{0.0, sim::MAX_DURATION_H, true, false}, {}, "none"},
           KeyDef{"tokens_per_s_per_gpu", ValueType::NUMBER, "tokens/s", nullptr,
-                 "inference only: tokens one GPU serves per second", sim::positive(), {}, "required for inference"},
+                 "inference only: tokens one GPU serves per second", sim::positive(), {},
+                 "required for inference without serving"},
+          KeyDef{"serving", ValueType::OBJECT, "", nullptr,
+                 "inference only: served model and instance whose operating curve gives tokens_per_s_per_gpu at "
+                 "the TPOT SLO (see /jobs/*/serving)", {}, {}, "absent: tokens_per_s_per_gpu"},
           KeyDef{"demand_tokens_per_s", ValueType::NUMBER, "tokens/s", nullptr,
                  "inference only: mean demand", sim::non_negative(), {},
                  "required for inference without a demand trace"},
@@ -195,7 +199,13 @@ void decode_inference_job(const sim::Node& j, JobSpec& job) {
                           "deadline_h", "recovery"})
     if (j.has(key)) j.problem(key, "applies only to training jobs (this job's kind is \"inference\")");
   decode_demand_trace(j, job);
-  if (!j.has("tokens_per_s_per_gpu")) j.problem_here("missing tokens_per_s_per_gpu (required for kind \"inference\")");
+  if (j.has("serving")) {
+    job.serving = serving::decode_serving(j.object("serving", serving::serving_keys()));
+    if (j.has("tokens_per_s_per_gpu"))
+      j.problem("tokens_per_s_per_gpu", "and serving both set the capacity per GPU: give one");
+  } else if (!j.has("tokens_per_s_per_gpu")) {
+    j.problem_here("missing tokens_per_s_per_gpu (required for kind \"inference\" without serving)");
+  }
   if (job.has_demand_trace()) {
     for (const char* key : {"demand_tokens_per_s", "demand_swing_frac", "demand_peak_hour", "demand_step_h"})
       if (j.has(key)) j.problem(key, "has no effect with a demand trace (the trace is the demand)");
@@ -270,7 +280,7 @@ void decode_step(const sim::Node& j, JobSpec& job) {
 
 void decode_training_job(const sim::Node& j, JobSpec& job) {
   for (const char* key : {"tokens_per_s_per_gpu", "demand_tokens_per_s", "demand_swing_frac", "demand_peak_hour",
-                          "demand_step_h", "move_s", "sunk", "demand_trace", "demand_trace_file"})
+                          "demand_step_h", "move_s", "sunk", "demand_trace", "demand_trace_file", "serving"})
     if (j.has(key)) j.problem(key, "applies only to inference jobs (this job's kind is \"training\")");
   decode_step(j, job);
   job.priority = j.int32("priority");

@@ -11,6 +11,7 @@
 // its GPUs when `interval_s` is "auto"; a checkpoint write blocks training for `write_s`.
 #pragma once
 
+#include "models/serving/spec.hpp"
 #include "models/workload/recovery_spec.hpp"
 #include "models/workload/transformer_spec.hpp"
 #include "sim/json_reader.hpp"
@@ -67,6 +68,9 @@ struct JobSpec {
   double min_gpus_frac = 1; ///< elastic jobs (< 1) may shrink to this share of their GPUs
   // Inference services (kind inference): capacity and demand (see inference_service.hpp).
   double tokens_per_s_per_gpu = 0;
+  /// Served model and instance (kind inference): tokens_per_s_per_gpu is derived from its operating curve
+  /// once the hardware is known (scenario decoding), and failures take whole instances out.
+  std::optional<serving::ServingSpec> serving;
   double demand_tokens_per_s = 0;
   double demand_swing_frac = 0;
   double demand_peak_hour = 14;

@@ -205,9 +205,23 @@ TEST_CASE("bad input: jobs", "[unit][bad_input]") {
         "t.json: /jobs/0/step_time_s: applies only to training jobs (this job's kind is \"inference\") (got 1)\n"
         "t.json: /jobs/0/model_flops_per_step: applies only to training jobs (this job's kind is \"inference\") "
         "(got 1e+15)\n"
-        "t.json: /jobs/0: missing tokens_per_s_per_gpu (required for kind \"inference\")\n"
+        "t.json: /jobs/0: missing tokens_per_s_per_gpu (required for kind \"inference\" without serving)\n"
         "t.json: /jobs/0: missing demand_tokens_per_s (required for kind \"inference\" without a demand trace)\n");
   CHECK(errors_with({"jobs.0.gpus=0"}) == "t.json: /jobs/0/gpus: must be >= 1 (got 0)\n");
+  // A service described by a model (/jobs/*/serving): one source of the capacity, checks against the hardware.
+  const std::string served = R"(jobs.0={"name": "s", "kind": "inference", "gpus": 64, "demand_tokens_per_s": 1000, )";
+  CHECK(errors_with({served + R"("tokens_per_s_per_gpu": 10, "serving": {"model": "llama3-70b"}})"}) ==
+        "t.json: /jobs/0/tokens_per_s_per_gpu: and serving both set the capacity per GPU: give one (got 10)\n");
+  CHECK(errors_with({served + R"("serving": {"model": "llama3-405b"}})"}) ==
+        "t.json: /jobs/0/serving/model: must be one of \"deepseek-r1\", \"qwen3-235b-a22b\", \"gpt-oss-120b\" or "
+        "\"llama3-70b\" (got \"llama3-405b\")\n");
+  CHECK(errors_with({served + R"("serving": {"model": "llama3-70b", "tp": 8, "ep": 2}})"}) ==
+        "t.json: /jobs/0/serving: ep > 1 needs a mixture of experts (got ep 2) on rubin\n");
+  CHECK(errors_with({served + R"("serving": {"model": "deepseek-r1", "tp": 2, "ep": 2, "precision": "fp8"}})"}) ==
+        "t.json: /jobs/0/serving: the weights (336.4 GB per GPU) leave no room for a KV cache on 288 GB of HBM on "
+        "rubin\n");
+  CHECK(errors_with({served + R"("serving": {"model": "llama3-70b", "tp": 8, "tpot_slo_s": 0.001}})"}) ==
+        "t.json: /jobs/0/serving: no batch meets tpot_slo_s 0.001 s (batch 1 takes 0.01058 s per token) on rubin\n");
   const std::string service = R"(jobs.0={"name": "s", "kind": "inference", "gpus": 64, "tokens_per_s_per_gpu": 1000, )";
   CHECK(errors_with({service + R"("demand_trace": [[0, 1], [0, 2]], "demand_swing_frac": 0.2})"}) ==
         "t.json: /jobs/0/demand_trace/1/0: must exceed the previous time_h (0) (got 0)\n"

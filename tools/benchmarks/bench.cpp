@@ -7,6 +7,7 @@
 //   rss_build     peak RSS of the process after building
 //   rss_replica   peak RSS of a replica child (shares the built platform copy-on-write)
 #include "models/world.hpp"
+#include "tools/benchmarks/serving_bench.hpp"
 #include "tools/benchmarks/step_bench.hpp"
 #include "sim/process_pool.hpp"
 #include "tools/dcsim/huge_pages.hpp"
@@ -235,6 +236,8 @@ int main(int argc, char** argv) {
       std::cout << c.name << ": " << c.what << " (target " << c.target << ")\n";
     std::cout << "step: step-time model evaluation, collectives played on the fabric, at 4k-131k GPUs (target <= 1 s "
                  "at 16k, <= 10 s at 131k)\n";
+    std::cout << "serving: one serving operating curve, the calibration table and the generation study (target <= 10 ms "
+                 "per curve)\n";
     return 0;
   }
   int status = 0;
@@ -258,5 +261,7 @@ int main(int argc, char** argv) {
   }
   if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "step") != wanted.end())
     if (run_step_case() != 0) status = 1;
+  if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "serving") != wanted.end())
+    if (dcsim::tools::run_serving_case() != 0) status = 1;
   return status;
 }

@@ -1,0 +1,273 @@
+#include "models/serving/request_play.hpp"
+
+#include "sim/rng.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <queue>
+#include <stdexcept>
+#include <tuple>
+
+namespace dcsim::serving {
+
+namespace {
+
+enum class EventKind { ARRIVAL, ITERATION_END, KV_READY, FAILURE, REPAIR };
+
+struct Event {
+  double t;
+  long long seq;
+  EventKind kind;
+  int index;
+  int epoch;
+  bool operator>(const Event& o) const { return std::tie(t, seq) > std::tie(o.t, o.seq); }
+};
+
+struct Request {
+  double arrival = 0;
+  int osl = 1;
+  int prefilled = 0;
+  int emitted = 0;
+  double first_token = -1;
+  double last_token = 0;
+  bool done = false;
+};
+
+struct Instance {
+  bool decode_pool = false; ///< disaggregated decode instance
+  bool prefill_only = false;
+  std::vector<int> running;
+  std::vector<std::pair<int, int>> prefill_plan; ///< (request, tokens) of the iteration in progress
+  std::vector<int> decode_plan;
+  bool busy = false;
+  bool down = false;
+  int epoch = 0;
+};
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto i = static_cast<std::size_t>(std::ceil(q * v.size())) - 1;
+  return v[std::min(i, v.size() - 1)];
+}
+
+class Play {
+public:
+  Play(const PlaySpec& spec, const IterationCost& cost, const IterationCost& prefill_cost)
+      : spec_(spec), cost_(cost), prefill_cost_(prefill_cost), arrivals_(spec.seed, 0, "serving/arrivals"),
+        lengths_(spec.seed, 0, "serving/lengths") {
+    if (spec.disaggregated) {
+      for (int i = 0; i < spec.prefill_instances; ++i)
+        instances_.push_back(Instance{false, true});
+      for (int i = 0; i < spec.decode_instances; ++i)
+        instances_.push_back(Instance{true, false});
+    } else {
+      instances_.resize(static_cast<std::size_t>(spec.instances));
+    }
+  }
+
+  PlayResult run() {
+    push(arrivals_.exponential(spec_.arrival_req_per_s), EventKind::ARRIVAL, 0, 0);
+    if (spec_.fail_instance_at_s >= 0) push(spec_.fail_instance_at_s, EventKind::FAILURE, 0, 0);
+    while (!events_.empty()) {
+      const Event e = events_.top();
+      events_.pop();
+      now_ = e.t;
+      dispatch(e);
+    }
+    return result();
+  }
+
+private:
+  const PlaySpec& spec_;
+  const IterationCost& cost_;
+  const IterationCost& prefill_cost_;
+  sim::Rng arrivals_, lengths_;
+  std::vector<Instance> instances_;
+  std::vector<Request> requests_;
+  std::deque<int> waiting_, decode_waiting_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  long long seq_ = 0;
+  double now_ = 0;
+  int retried_ = 0;
+
+  void push(double t, EventKind kind, int index, int epoch) { events_.push({t, seq_++, kind, index, epoch}); }
+
+  const IterationCost& cost_of(const Instance& in) const { return in.prefill_only ? prefill_cost_ : cost_; }
+
+  void dispatch(const Event& e) {
+    switch (e.kind) {
+    case EventKind::ARRIVAL: arrive(); break;
+    case EventKind::ITERATION_END: end_iteration(e.index, e.epoch); break;
+    case EventKind::KV_READY:
+      decode_waiting_.push_back(e.index);
+      start_all(true);
+      break;
+    case EventKind::FAILURE: fail(e.index); break;
+    case EventKind::REPAIR:
+      instances_[static_cast<std::size_t>(e.index)].down = false;
+      start(e.index);
+      break;
+    }
+  }
+
+  void arrive() {
+    Request r;
+    r.arrival = now_;
+    r.osl = spec_.geometric_osl ? 1 + geometric(spec_.osl - 1.0) : spec_.osl;
+    requests_.push_back(r);
+    waiting_.push_back(static_cast<int>(requests_.size()) - 1);
+    if (static_cast<int>(requests_.size()) < spec_.requests)
+      push(now_ + arrivals_.exponential(spec_.arrival_req_per_s), EventKind::ARRIVAL, 0, 0);
+    start_all(false);
+  }
+
+  int geometric(double mean) {
+    if (mean <= 0) return 0;
+    const double p = 1.0 / (1.0 + mean); // failures before the first success, mean (1 − p)/p
+    return static_cast<int>(std::floor(std::log(lengths_.uniform01()) / std::log1p(-p)));
+  }
+
+  void start_all(bool decode_pool) {
+    for (std::size_t i = 0; i < instances_.size(); ++i)
+      if (instances_[i].decode_pool == decode_pool) start(static_cast<int>(i));
+  }
+
+  void start(int index) {
+    Instance& in = instances_[static_cast<std::size_t>(index)];
+    if (in.busy || in.down) return;
+    const IterationCost& c = cost_of(in);
+    auto& queue = in.decode_pool ? decode_waiting_ : waiting_;
+    while (static_cast<int>(in.running.size()) < c.max_batch && !queue.empty()) {
+      in.running.push_back(queue.front());
+      queue.pop_front();
+    }
+    in.decode_plan.clear();
+    in.prefill_plan.clear();
+    for (int r : in.running)
+      if (in.decode_pool || requests_[static_cast<std::size_t>(r)].first_token >= 0) in.decode_plan.push_back(r);
+    int budget = c.chunk_tokens - static_cast<int>(in.decode_plan.size());
+    int prefill_tokens = 0;
+    for (int r : in.running) {
+      const Request& q = requests_[static_cast<std::size_t>(r)];
+      if (in.decode_pool || q.first_token >= 0 || budget <= 0) continue;
+      const int take = std::min(budget, spec_.isl - q.prefilled);
+      in.prefill_plan.emplace_back(r, take);
+      budget -= take;
+      prefill_tokens += take;
+    }
+    if (in.decode_plan.empty() && in.prefill_plan.empty()) return;
+    const int decodes = static_cast<int>(in.decode_plan.size());
+    const double t = (decodes > 0 ? c.decode_step_s(decodes) : 0.0) + prefill_tokens * c.prefill_s_per_token;
+    in.busy = true;
+    push(now_ + t, EventKind::ITERATION_END, index, in.epoch);
+  }
+
+  void emit(Instance& in, int r) {
+    Request& q = requests_[static_cast<std::size_t>(r)];
+    ++q.emitted;
+    q.last_token = now_;
+    if (q.first_token < 0) q.first_token = now_;
+    if (q.emitted >= q.osl) {
+      q.done = true;
+      in.running.erase(std::find(in.running.begin(), in.running.end(), r));
+    }
+  }
+
+  void end_iteration(int index, int epoch) {
+    Instance& in = instances_[static_cast<std::size_t>(index)];
+    if (epoch != in.epoch) return; // the instance failed during the iteration
+    in.busy = false;
+    for (int r : in.decode_plan)
+      emit(in, r);
+    for (const auto& [r, tokens] : in.prefill_plan) {
+      Request& q = requests_[static_cast<std::size_t>(r)];
+      q.prefilled += tokens;
+      if (q.prefilled < spec_.isl) continue;
+      emit(in, r); // the prefill's token is the first
+      if (in.prefill_only && !q.done) hand_off(in, r);
+    }
+    start(index);
+  }
+
+  void hand_off(Instance& in, int r) {
+    in.running.erase(std::find(in.running.begin(), in.running.end(), r));
+    const double t = spec_.isl * spec_.kv_transfer_s_per_token;
+    if (t <= 0) {
+      decode_waiting_.push_back(r);
+      start_all(true);
+    } else {
+      push(now_ + t, EventKind::KV_READY, r, 0);
+    }
+  }
+
+  void fail(int index) {
+    Instance& in = instances_[static_cast<std::size_t>(index)];
+    ++in.epoch;
+    in.busy = false;
+    in.down = true;
+    auto& queue = in.decode_pool ? decode_waiting_ : waiting_;
+    for (auto it = in.running.rbegin(); it != in.running.rend(); ++it) { // KV lost: prefill again
+      Request& q = requests_[static_cast<std::size_t>(*it)];
+      q.prefilled = 0;
+      q.emitted = 0;
+      q.first_token = -1;
+      ++retried_;
+      queue.push_front(*it);
+    }
+    in.running.clear();
+    push(now_ + spec_.repair_s, EventKind::REPAIR, index, 0);
+    start_all(in.decode_pool);
+  }
+
+  PlayResult result() const {
+    PlayResult res;
+    std::vector<double> ttft, tpot;
+    int met = 0;
+    double end = 0, tokens = 0;
+    for (const auto& q : requests_) {
+      if (!q.done) continue;
+      const double a = q.first_token - q.arrival;
+      const double b = q.osl > 1 ? (q.last_token - q.first_token) / (q.osl - 1) : 0.0;
+      ttft.push_back(a);
+      tpot.push_back(b);
+      if (a <= spec_.ttft_slo_s && b <= spec_.tpot_slo_s) ++met;
+      end = std::max(end, q.last_token);
+      tokens += q.osl;
+    }
+    res.completed = static_cast<int>(ttft.size());
+    res.retried = retried_;
+    res.duration_s = end;
+    auto mean = [](const std::vector<double>& v) {
+      double s = 0;
+      for (double x : v)
+        s += x;
+      return v.empty() ? 0.0 : s / v.size();
+    };
+    res.ttft_mean_s = mean(ttft);
+    res.ttft_p50_s = percentile(ttft, 0.5);
+    res.ttft_p99_s = percentile(ttft, 0.99);
+    res.tpot_mean_s = mean(tpot);
+    res.tpot_p50_s = percentile(tpot, 0.5);
+    res.tpot_p99_s = percentile(tpot, 0.99);
+    res.slo_attainment_frac = res.completed > 0 ? double(met) / res.completed : 0.0;
+    res.goodput_req_per_s = end > 0 ? met / end : 0.0;
+    res.throughput_req_per_s = end > 0 ? res.completed / end : 0.0;
+    res.output_tokens_per_s = end > 0 ? tokens / end : 0.0;
+    return res;
+  }
+};
+
+} // namespace
+
+PlayResult play_requests(const PlaySpec& spec, const IterationCost& cost, const IterationCost& prefill_cost) {
+  if (spec.arrival_req_per_s <= 0 || spec.requests < 1 || spec.isl < 1 || spec.osl < 1)
+    throw std::invalid_argument("play_requests: rate, requests, isl and osl must be positive");
+  if (cost.max_batch < 1 || cost.chunk_tokens < 1 || !cost.decode_step_s)
+    throw std::invalid_argument("play_requests: the iteration cost needs max_batch, chunk_tokens and decode_step_s");
+  Play play(spec, cost, prefill_cost);
+  return play.run();
+}
+
+} // namespace dcsim::serving

@@ -1,0 +1,99 @@
+#include "models/serving/spec.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace dcsim::serving {
+
+using sim::KeyDef;
+using sim::KeyTable;
+using sim::ValueType;
+
+// clang-format off
+const KeyTable& serving_keys() {
+  static const KeyTable table{
+      "jobs", "/jobs/*/serving",
+      "inference only: the served model and its instances, whose operating curve gives the capacity per GPU "
+      "at the TPOT SLO (docs/serving.md); instead of tokens_per_s_per_gpu",
+      {
+          KeyDef{"model", ValueType::STRING, "", nullptr, "model shape preset",
+                 {}, {"deepseek-r1", "qwen3-235b-a22b", "gpt-oss-120b", "llama3-70b"}},
+          KeyDef{"isl_tokens", ValueType::INTEGER, "tokens", 1024, "mean input (prompt) length", sim::at_least(1)},
+          KeyDef{"osl_tokens", ValueType::INTEGER, "tokens", 1024, "mean output length", sim::at_least(2)},
+          KeyDef{"tp", ValueType::INTEGER, "", 1, "GPUs of an instance (per pipeline stage): tensor parallel "
+                 "attention, or data parallel with attention_dp", sim::between(1, 1024)},
+          KeyDef{"ep", ValueType::INTEGER, "", 1, "expert-parallel groups over the tp GPUs (divides tp)",
+                 sim::between(1, 1024)},
+          KeyDef{"pp", ValueType::INTEGER, "", 1, "pipeline stages", sim::between(1, 256)},
+          KeyDef{"attention_dp", ValueType::BOOLEAN, "", false,
+                 "attention data parallel: each GPU holds whole attention weights and its own requests' KV cache"},
+          KeyDef{"precision", ValueType::STRING, "", "fp8", "weight precision", {}, {"bf16", "fp8", "fp4"}},
+          KeyDef{"kv_bytes", ValueType::NUMBER, "bytes", 1.0, "bytes per KV-cache element (fp8 1, bf16 2)",
+                 sim::between(0.25, 4)},
+          KeyDef{"tpot_slo_s", ValueType::NUMBER, "s", 0.05, "time per output token the service must keep",
+                 sim::positive()},
+      }};
+  return table;
+}
+// clang-format on
+
+ServingSpec decode_serving(const sim::Node& n) {
+  ServingSpec s;
+  s.model = n.string("model");
+  s.isl = n.int32("isl_tokens");
+  s.osl = n.int32("osl_tokens");
+  s.instance.tp = n.int32("tp");
+  s.instance.ep = n.int32("ep");
+  s.instance.pp = n.int32("pp");
+  s.instance.attention_dp = n.boolean("attention_dp");
+  const std::string p = n.string("precision");
+  s.instance.weights = p == "fp4" ? hardware::Precision::FP4 : p == "bf16" ? hardware::Precision::BF16 : hardware::Precision::FP8;
+  s.instance.kv_bytes = n.number("kv_bytes");
+  s.tpot_slo_s = n.number("tpot_slo_s");
+  return s;
+}
+
+GpuFigures gpu_figures(const hardware::HardwareSpec& hw) {
+  GpuFigures g;
+  g.name = hw.gpu.model;
+  g.bf16_tflops = hw.gpu.peak_tflops;
+  g.fp8_tflops = hw.gpu.fp8_tflops;
+  g.fp4_tflops = hw.gpu.fp4_tflops;
+  g.hbm_gb = hw.gpu.hbm_gb;
+  g.hbm_tb_per_s = hw.gpu.hbm_tb_per_s;
+  g.nvlink_gb_per_s = hw.rack.nvlink_gbps / 8.0 / 2.0;
+  g.nic_gb_per_s = hw.gpu.nic_gbps / 8.0;
+  g.domain_gpus = hw.rack.domain_usable_gpus();
+  g.power_w = hw.gpu.power_w;
+  return g;
+}
+
+ServingCapacity serving_capacity(const ServingSpec& spec, const hardware::HardwareSpec& hardware) {
+  ServingCapacity c;
+  const ModelShape* shape = find_model_shape(spec.model);
+  const GpuFigures gpu = gpu_figures(hardware);
+  if (!shape) return {0, {}, fmt::format("unknown model \"{}\"", spec.model)};
+  if (std::string why = check_instance(*shape, spec.instance, gpu); !why.empty()) return {0, {}, why};
+  if (spec.instance.gpus() > gpu.domain_gpus)
+    return {0, {}, fmt::format("an instance of {} GPUs does not fit one NVLink domain of {} usable GPUs",
+                               spec.instance.gpus(), gpu.domain_gpus)};
+  const PerfModel model(*shape, spec.instance, gpu, efficiency_for(hardware.gpu.model));
+  const OperatingCurve curve = model.curve(spec.isl, spec.osl);
+  if (curve.max_batch <= 0)
+    return {0, {}, fmt::format("the weights ({:.1f} GB per GPU) leave no room for a KV cache on {} GB of HBM",
+                               curve.weights_gb_per_gpu, gpu.hbm_gb)};
+  for (double b = 1; b <= curve.max_batch; b = std::max(b + 1, b * 1.05)) { // batches 5% apart
+    const OperatingPoint p = model.point(static_cast<int>(b), spec.isl, spec.osl);
+    if (p.tpot_s <= spec.tpot_slo_s && p.output_tokens_per_s_per_gpu > c.output_tokens_per_s_per_gpu) {
+      c.output_tokens_per_s_per_gpu = p.output_tokens_per_s_per_gpu;
+      c.point = p;
+    }
+  }
+  if (c.output_tokens_per_s_per_gpu <= 0)
+    c.problem = fmt::format("no batch meets tpot_slo_s {} s (batch 1 takes {:.4g} s per token)", spec.tpot_slo_s,
+                            curve.points.front().tpot_s);
+  return c;
+}
+
+} // namespace dcsim::serving

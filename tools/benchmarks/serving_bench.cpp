@@ -1,0 +1,130 @@
+#include "tools/benchmarks/serving_bench.hpp"
+
+#include "models/cost/spec.hpp"
+#include "models/power/spec.hpp"
+#include "models/serving/calibration.hpp"
+#include "models/serving/study.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace dcsim::tools {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace serving;
+
+/// Mean wall time of building one operating curve, over `reps` builds of each configuration.
+double curve_time_s(int reps) {
+  struct C {
+    const char* model;
+    const char* gpu;
+    int domain;
+    InstanceConfig cfg;
+  };
+  const std::vector<C> cases = {
+      {"deepseek-r1", "gb300", 72, {64, 64, 1, true, hardware::Precision::FP4, 1.0}},
+      {"llama3-70b", "h100-sxm", 8, {8, 1, 1, false, hardware::Precision::FP8, 1.0}},
+      {"qwen3-235b-a22b", "rubin", 72, {8, 8, 1, false, hardware::Precision::FP4, 1.0}},
+  };
+  double sink = 0;
+  const auto start = Clock::now();
+  for (int r = 0; r < reps; ++r)
+    for (const auto& c : cases) {
+      const PerfModel m(*find_model_shape(c.model), c.cfg, find_gpu_figures(c.gpu, c.domain), efficiency_for(c.gpu));
+      sink += m.curve(8192, 1024).points.back().tpot_s;
+    }
+  const double s = std::chrono::duration<double>(Clock::now() - start).count() / (reps * double(cases.size()));
+  return sink < 0 ? -s : s;
+}
+
+void print_calibration() {
+  std::cout << "  calibration (output tokens/s per GPU, max throughput; TensorRT-LLM perf overview):\n";
+  std::cout << fmt::format("  {:<16} {:<9} {:<9} {:>9} {:>9} {:>9} {:>8} {:>8}\n", "model", "gpu", "config", "isl/osl",
+                           "published", "model", "error", "loo_err");
+  for (const auto& r : calibration_table())
+    std::cout << fmt::format("  {:<16} {:<9} {:<9} {:>9} {:>9.0f} {:>9.0f} {:>+7.1f}% {:>+7.1f}%\n", r.point.model,
+                             r.point.gpu, r.point.config.label(), fmt::format("{}/{}", r.point.isl, r.point.osl),
+                             r.point.published_tokens_per_s_per_gpu, r.modelled, 100 * r.error_frac,
+                             100 * r.loo_error_frac);
+}
+
+struct System {
+  const char* gpu;
+  int domain;
+  double gpu_usd;
+};
+
+ServingPrices prices_of(const System& s) {
+  hardware::HardwareSpec hw;
+  hw.gpu.model = "gb200"; // the kind only selects gpu_usd, given below
+  const auto cost = cost::default_cost(hw, ops::OperationsSpec{});
+  const GpuFigures g = find_gpu_figures(s.gpu, s.domain);
+  ServingPrices p;
+  p.gpu_usd = s.gpu_usd;
+  p.depreciation_years = cost->depreciation_years;
+  p.facility_usd_per_mw_year = cost->facility_usd_per_mw_year;
+  p.electricity_usd_per_mwh = cost->electricity_usd_per_mwh;
+  p.pue = cost->pue;
+  p.it_power_w_per_gpu = g.power_w * (1.0 + power::RACK_BASE_FRAC_OF_GPU_POWER);
+  return p;
+}
+
+void print_study(const char* model, int isl, int osl) {
+  const std::vector<System> systems = {{"h200", 8, *cost::default_gpu_usd("h200")},
+                                       {"gb200", 72, *cost::default_gpu_usd("gb200")},
+                                       {"gb300", 72, *cost::default_gpu_usd("gb300")},
+                                       {"rubin", 72, *cost::default_gpu_usd("rubin")}};
+  const std::vector<double> levels = {10, 25, 50, 100, 200, 400};
+  std::cout << fmt::format("  study {} {}/{} (aggregated, best configuration per level; FP4 where the GPU has it):\n",
+                           model, isl, osl);
+  std::vector<std::vector<StudyPoint>> all;
+  for (const auto& s : systems) {
+    const GpuFigures g = find_gpu_figures(s.gpu, s.domain);
+    const ServingPrices p = prices_of(s);
+    all.push_back(best_points(*find_model_shape(model), g, efficiency_for(s.gpu), s.domain == 72 ? 64 : 8, isl, osl,
+                              levels, p));
+    std::cout << fmt::format("    {:<9} {:.2f} $/GPU-h\n", s.gpu, p.usd_per_gpu_h());
+    for (const auto& pt : all.back())
+      std::cout << fmt::format("      >= {:>4.0f} tok/s/user: {:<12} B {:>5} {:>8.0f} tok/s/GPU {:>7.3f} $/Mtok {:>6.2f} J/tok "
+                               "{:>6.2f} Mtok/s/MW ttft {:.2f} s\n",
+                               pt.min_tokens_per_s_per_user, pt.feasible ? pt.config : "-", pt.batch,
+                               pt.output_tokens_per_s_per_gpu, pt.cost_usd_per_mtok, pt.energy_j_per_token,
+                               pt.tokens_per_s_per_mw * 1e-6, pt.ttft_s);
+  }
+  std::cout << "    ratio rubin/gb200 and rubin/gb300 (tokens/s per GPU; cost per Mtok):\n";
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const auto &b2 = all[1][i], &b3 = all[2][i], &r = all[3][i];
+    if (!r.feasible || !b2.feasible || !b3.feasible) {
+      std::cout << fmt::format("      >= {:>4.0f}: a system cannot reach it\n", levels[i]);
+      continue;
+    }
+    std::cout << fmt::format("      >= {:>4.0f}: tput x{:.2f} / x{:.2f}   cost x{:.3f} (1/{:.1f}) / x{:.3f} (1/{:.1f})\n",
+                             levels[i], r.output_tokens_per_s_per_gpu / b2.output_tokens_per_s_per_gpu,
+                             r.output_tokens_per_s_per_gpu / b3.output_tokens_per_s_per_gpu,
+                             r.cost_usd_per_mtok / b2.cost_usd_per_mtok, b2.cost_usd_per_mtok / r.cost_usd_per_mtok,
+                             r.cost_usd_per_mtok / b3.cost_usd_per_mtok, b3.cost_usd_per_mtok / r.cost_usd_per_mtok);
+  }
+}
+
+} // namespace
+
+int run_serving_case() {
+  std::cout << "case serving: operating curves (DeepSeek-R1 DEP64 on GB300, Llama-3 70B TP8 on H100, Qwen3 TEP8 on "
+               "Rubin; 8192/1024)\n";
+  const double s = curve_time_s(200);
+  const bool ok = s <= 0.010;
+  std::cout << fmt::format("  one operating curve: {:.1f} us; target <= 10 ms: {}\n", s * 1e6, ok ? "met" : "MISSED");
+  print_calibration();
+  for (const char* model : {"deepseek-r1", "llama3-70b"})
+    for (auto [isl, osl] : {std::pair{1024, 1024}, std::pair{8192, 1024}})
+      print_study(model, isl, osl);
+  return ok ? 0 : 1;
+}
+
+} // namespace dcsim::tools
