@@ -61,6 +61,7 @@
 // platform before replicas fork (whose caches the replicas inherit) and inside a replica.
 #pragma once
 
+#include "models/fabric/collective_flows.hpp"
 #include "models/fabric/fabric_platform.hpp"
 #include "models/workload/comm_model.hpp"
 
@@ -72,9 +73,6 @@
 #include <vector>
 
 namespace dcsim::fabric {
-
-/// Bytes of each probe flow: none can end while the rates are read (milliseconds after the start).
-inline constexpr double PROBE_BYTES = 1e12;
 
 class FabricCommModel final : public workload::CommModel {
 public:
@@ -99,6 +97,10 @@ public:
   /// The least share left by the leaves under the job (uplinks, leaves of a plane), apart from ports.
   void set_leaf_bw_frac(double frac) { leaf_bw_frac_ = frac; }
   void set_nvlink_bw_frac(double frac) { nvlink_bw_frac_ = frac; }
+  /// Sharing with other jobs (shared_fabric.hpp): the factor per axis (index: GroupAxis) that multiplies
+  /// the measured β of that axis's groups (1: alone, today's figure). Part of the state signature.
+  void set_shared_factors(const std::array<double, 6>& factors) { shared_ = factors; }
+  const std::array<double, 6>& shared_factors() const { return shared_; }
   /// Group shapes to probe on a cache miss, all at once (a miss costs one probe, not one per shape).
   void expect(std::vector<workload::CommGroup> groups) { expected_ = std::move(groups); }
 
@@ -131,6 +133,7 @@ private:
   double scale_out_bw_frac_ = 1.0;
   double leaf_bw_frac_ = 1.0;
   double nvlink_bw_frac_ = 1.0;
+  std::array<double, 6> shared_{1, 1, 1, 1, 1, 1};
   std::vector<workload::CommGroup> expected_;
   mutable std::map<ShapeKey, double> measured_; ///< β, seconds per byte of S
   mutable int probes_ = 0;
