@@ -93,6 +93,9 @@ public:
   sim::Platform::DuplexLink leaf_bundle_duplex(int leaf) const {
     return leaf_bundle_.empty() ? sim::Platform::DuplexLink{-1, -1} : leaf_bundle_[static_cast<std::size_t>(leaf)];
   }
+  sim::Platform::DuplexLink pod_bundle_duplex(int pod) const {
+    return pod_bundle_.empty() ? sim::Platform::DuplexLink{-1, -1} : pod_bundle_[static_cast<std::size_t>(pod)];
+  }
   bool leaf_bundle_in_routes(int leaf) const { return !leaf_route_.empty() && leaf_route_[static_cast<std::size_t>(leaf)]; }
   bool pod_bundle_in_routes(int pod) const { return !pod_route_.empty() && pod_route_[static_cast<std::size_t>(pod)]; }
   int links_created() const { return links_created_; }

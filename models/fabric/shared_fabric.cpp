@@ -28,24 +28,63 @@ struct Unions {
 } // namespace
 
 SharedFabric::SharedFabric(const FabricPlatform& fabric, PhaseOverlap overlap, std::uint64_t seed, SharedRouting routing)
-    : fabric_(&fabric), overlap_(overlap), seed_(seed), routing_(routing) {}
+    : fabric_(&fabric), overlap_(overlap), seed_(seed), routing_(routing) {
+  const ClosPlan& plan = fabric.graph().plan();
+  for (int l = 0; l < plan.leaves(); ++l)
+    for (int half : {fabric.leaf_bundle_duplex(l).up, fabric.leaf_bundle_duplex(l).down})
+      if (half >= 0) bundle_of_link_[half] = l;
+  for (int c = 0; c < plan.pods(); ++c)
+    for (int half : {fabric.pod_bundle_duplex(c).up, fabric.pod_bundle_duplex(c).down})
+      if (half >= 0) bundle_of_link_[half] = plan.leaves() + c;
+}
 
-std::vector<int> SharedFabric::touched_bundles(const std::vector<int>& gpus) const {
+std::vector<int> SharedFabric::touched_bundles(const Entry& e) const {
   const ClosPlan& plan = fabric_->graph().plan();
+  std::vector<int> gpus = e.traffic.rank_gpus;
+  for (const auto& [a, b] : e.background) {
+    gpus.push_back(a);
+    gpus.push_back(b);
+  }
   std::set<int> leaves, pods;
   for (int g : gpus) {
     const int leaf = plan.leaf_of(g);
     leaves.insert(leaf);
     pods.insert(plan.pod_of_leaf(leaf));
   }
-  std::vector<int> out;
+  bool may = false; // cheap test first: GPUs on several leaves (pods) under a bundle that can saturate
   if (leaves.size() > 1)
     for (int l : leaves)
-      if (routing_.ecmp_hash || fabric_->leaf_bundle_in_routes(l)) out.push_back(l);
+      may = may || routing_.ecmp_hash || fabric_->leaf_bundle_in_routes(l);
   if (pods.size() > 1)
     for (int c : pods)
-      if (fabric_->pod_bundle_in_routes(c)) out.push_back(plan.leaves() + c);
-  return out;
+      may = may || fabric_->pod_bundle_in_routes(c);
+  if (!may) return {};
+  std::vector<CollectiveFlows> cfs;
+  if (e.is_background) {
+    CollectiveFlows cf;
+    for (const auto& [a, b] : e.background)
+      cf.flows.push_back({a, b, PROBE_BYTES});
+    cfs.push_back(std::move(cf));
+  } else {
+    for (const TrafficPhase& ph : e.traffic.phases)
+      cfs.push_back(collective_flows(*fabric_, ph.pattern, ph.ranks, ph.stride, e.traffic.rank_gpus, true));
+  }
+  std::set<int> out;
+  std::vector<int> links;
+  for (const CollectiveFlows& cf : cfs)
+    for (const auto& f : cf.flows) {
+      const int la = plan.leaf_of(f.src_host), lb = plan.leaf_of(f.dst_host);
+      if (routing_.ecmp_hash && la != lb) { // every uplink can collide
+        out.insert(la);
+        out.insert(lb);
+      }
+      links.clear();
+      double latency = 0;
+      if (!fabric_->route(f.src_host, f.dst_host, links, latency)) continue;
+      for (int l : links)
+        if (auto it = bundle_of_link_.find(l); it != bundle_of_link_.end()) out.insert(it->second);
+    }
+  return {out.begin(), out.end()};
 }
 
 void SharedFabric::set_job(int job, JobTraffic traffic) {
@@ -91,12 +130,7 @@ std::vector<int> SharedFabric::resolve() {
   Unions u;
   std::map<int, int> bundle_owner;
   for (auto& [id, e] : entries_) {
-    std::vector<int> gpus = e.traffic.rank_gpus;
-    for (const auto& [a, b] : e.background) {
-      gpus.push_back(a);
-      gpus.push_back(b);
-    }
-    e.bundles = touched_bundles(gpus);
+    e.bundles = touched_bundles(e);
     u.find(id);
     for (int b : e.bundles) {
       auto [it, fresh] = bundle_owner.emplace(b, id);
@@ -268,7 +302,9 @@ void SharedFabric::solve(const std::vector<int>& component, std::vector<int>& ch
     if (pos != ids.end() && !e.is_background) {
       const auto j = at(static_cast<int>(pos - ids.begin()));
       for (std::size_t k = 0; k < f.size() && k < hashed[j].size(); ++k)
-        f[k] = std::max(1.0, hashed[j][k] * (jobs.size() > 1 ? played.phase_factor[j][k] : 1.0));
+        f[k] = hashed[j][k] * (jobs.size() > 1 ? played.phase_factor[j][k] : 1.0);
+      for (double& x : f) // not slower than alone; the play's rounding (1e-12) is not a slowdown
+        x = x < 1 + 1e-9 ? 1.0 : x;
     }
     if (f != e.factors) {
       e.factors = std::move(f);

@@ -15,7 +15,9 @@
 // that is on routes (it can saturate: oversubscription, routing efficiency < 1, failed uplinks;
 // fabric_platform.hpp). A job touches the bundle of a leaf (pod) it has GPUs on when it spans more than
 // one leaf (pod). Jobs that transitively share a touched bundle form a component (union-find); a
-// singleton keeps factor 1 without any solve. Each component of two or more is solved as one
+// singleton keeps factor 1 without any solve. A job that can touch a bundle (GPUs on several leaves
+// under bundles on routes) is refined by its flows: the bundles its flows' routes cross (rail-aligned
+// rings under one leaf touch none). Each component of two or more is solved as one
 // max-min problem over the platform's links and capacities (phase_play.hpp: the phase-level play or
 // the duty-cycle model, by `phase_overlap`).
 // Routing (FABRIC-SHARING.md §3.7). `ideal` (adaptive routing, packet spraying): the platform's
@@ -100,7 +102,8 @@ private:
   long long solves_ = 0;
   std::vector<double> ones_;
 
-  std::vector<int> touched_bundles(const std::vector<int>& gpus) const;
+  std::vector<int> touched_bundles(const Entry& e) const;
+  std::map<int, int> bundle_of_link_; ///< platform link of a bundle half -> bundle id
   /// Solves one component; returns the jobs whose factors changed.
   void solve(const std::vector<int>& component, std::vector<int>& changed);
   /// The flows over the platform's routes (`hashed`: over single uplinks, ecmp_hash.hpp); links are
