@@ -105,7 +105,7 @@ void Replica::build_paces() {
     sharing_ = std::make_unique<workload::FabricSharing>(
         *world_->fabric(), s_->fabric->phase_overlap, sim::stream_seed(seed_, replica_, "fabric/phase-offsets"),
         fabric::SharedRouting{s_->fabric->ecmp_hash, s_->fabric->collective_channels * s_->fabric->qps_per_connection,
-                              sim::stream_seed(seed_, 0, "fabric/ecmp-hash")});
+                              sim::stream_seed(seed_, 0, "fabric/ecmp-hash"), s_->hardware.gpu.nic_efficiency_frac});
   if (const auto* fabric = world_->fabric())
     fabric_ = std::make_unique<fabric::FabricTracker>(fabric->state(), placement_,
                                                       [this](int g, bool cut) {

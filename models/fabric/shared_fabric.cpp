@@ -177,9 +177,10 @@ std::int64_t uplink_key(int leaf, int plane, int j, int down) {
 } // namespace
 
 double SharedFabric::capacity_of(std::int64_t key) const {
-  if (key < 0) return fabric_->graph().plan().spec().port_gbps * 1e9 / 8; // one port
+  if (key < 0) return fabric_->graph().plan().spec().port_gbps * 1e9 / 8; // one uplink port
   const int l = static_cast<int>(key);
-  return fabric_->platform().link_on(l) ? fabric_->platform().link_bandwidth(l) : 0.0;
+  const double bw = fabric_->platform().link_on(l) ? fabric_->platform().link_bandwidth(l) : 0.0;
+  return bundle_of_link_.contains(l) ? bw : bw * routing_.nic_efficiency_frac; // else an access link
 }
 
 PhaseFlows SharedFabric::phase_flows(const CollectiveFlows& cf, std::map<std::int64_t, int>& link_index,

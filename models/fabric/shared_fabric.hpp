@@ -26,6 +26,9 @@
 // every leaf bundle under a job spanning leaves is then touched (a non-blocking bundle collides too),
 // and a job alone is solved as well: its phase factor is τ(hashed)/τ(ideal) (the isolated probe is
 // ideal), times what sharing adds on top.
+// NIC efficiency. The access links (a GPU's ports) enter the solve at nic_efficiency_frac of their
+// line rate, so shared bundles are compared with what NICs really push; the isolated probe's β keeps
+// dividing by it afterwards (fabric_comm_model.hpp), and factors are ratios within this solve.
 // Re-solving. set_job / remove_job / set_background mark the job dirty; resolve() recomputes the
 // components and solves only those holding a dirty job or whose membership changed; a change of the
 // fabric's capacities (a link or plane fails or heals) is announced with capacities_changed(), which
@@ -60,6 +63,9 @@ struct SharedRouting {
   bool ecmp_hash = false; ///< else ideal
   int subflows = 1;       ///< per connection: collective channels × QPs per connection
   std::uint64_t seed = 0; ///< the switches' hash seed
+  /// The NIC's achievable share of its line rate, a cap on the access links inside the solve (so a
+  /// bundle that binds below it and a NIC that binds first are told apart).
+  double nic_efficiency_frac = 1.0;
 };
 
 class SharedFabric {

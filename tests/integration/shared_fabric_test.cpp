@@ -8,10 +8,10 @@
 // member j ≥ 8 of the first rack (slots 32-63) sends to member j mod 8 of the second (slots 0-31),
 // across leaves. Per leaf bundle (e.g. leaf 3, slots 36-47) each job sends 12 such flows: alone
 // 8e11/12 = 6.7e10 B/s each. The ring's pace: first-rack members carry S/16 each
-// (w = 1/32), second-rack members S/8 (w = 1/16) at their access 1e11: τ ∝ max(1/(32·6.7e10),
-// 1/(16·1e11)) = 1/(16e11) alone (the second rack sets the pace); together 24 flows get 3.3e10,
-// 1/(32·3.3e10) = 1/(10.7e11): the DP phase takes 1.5 times as long (the same 1.5 the unit test pins
-// on the engine-free sharing). Aligned, both jobs slow; isolated, neither does.
+// (w = 1/32), second-rack members S/8 (w = 1/16) at their access η·1e11 (η = nic_efficiency_frac,
+// inside the shared solve): alone τ ∝ max(1/(32·6.7e10), 1/(16·η·1e11)), the second rack sets the
+// pace for η > 2/3; together 24 flows get 3.3e10 each, τ ∝ 1/(32·3.3e10) = 1/(10.7e11): the DP
+// phase takes 1.5·η times as long. Aligned, both jobs slow; isolated, neither does.
 #include "tests/support/simulate.hpp"
 
 #include <catch2/catch.hpp>

@@ -96,6 +96,20 @@ JobTraffic ring_job(int first_rack, int domains, const std::vector<int>& slots, 
   return t;
 }
 
+/// Ranks 0..n-1 on rack 0 slots first0.., ranks n..2n-1 on rack 1 slots first1..; one phase of groups
+/// of 2 ranks n apart (0.5 s alone), 1 s of local time.
+JobTraffic two_rack_job(int first0, int first1, int n, FlowPattern pattern) {
+  JobTraffic t;
+  for (int s = 0; s < n; ++s)
+    t.rank_gpus.push_back(first0 + s);
+  for (int s = 0; s < n; ++s)
+    t.rank_gpus.push_back(72 + first1 + s);
+  t.local_s = 1.0;
+  t.phases.push_back({pattern, 2, n, 0.5});
+  t.key = 1;
+  return t;
+}
+
 std::vector<int> slots(int first, int count, int shift = 0) {
   std::vector<int> out;
   for (int i = 0; i < count; ++i)
@@ -116,14 +130,8 @@ TEST_CASE("jobs whose rings share an oversubscribed leaf bundle get its max-min 
   REQUIRE(plan.leaf_of(0) == 0);
   REQUIRE(plan.leaf_of(72 + 12) == 1);
   SharedFabric net(*b.fabric, PhaseOverlap::ALIGNED, 1);
-  // A as a two-rack job whose rack-1 ranks sit on leaf 1: build by hand.
-  JobTraffic a;
-  for (int s = 0; s < 12; ++s) a.rank_gpus.push_back(s);
-  for (int s = 0; s < 12; ++s) a.rank_gpus.push_back(72 + 12 + s);
-  a.local_s = 1.0;
-  a.phases.push_back({FlowPattern::RING, 2, 12, 0.5});
-  a.key = 1;
-  net.set_job(0, a);
+  // A as a two-rack job whose rack-1 ranks sit on leaf 1.
+  net.set_job(0, two_rack_job(0, 12, 12, FlowPattern::RING));
   net.resolve();
   CHECK(net.component_size(0) == 1);
   CHECK(net.factors(0)[0] == 1.0); // alone: today's figure, no solve
@@ -170,12 +178,7 @@ TEST_CASE("ecmp_hash: a job alone moves at the pace of its most collided uplink"
   // their rate (L_max = 2); a seed with L_max = 2 and one with 3 or more are both checked.
   Bench b(make_spec(8, 200, 2, 64));
   REQUIRE_FALSE(b.fabric->leaf_bundle_in_routes(0));
-  JobTraffic t;
-  for (int s = 0; s < 8; ++s) t.rank_gpus.push_back(s);
-  for (int s = 0; s < 8; ++s) t.rank_gpus.push_back(72 + 8 + s);
-  t.local_s = 1.0;
-  t.phases.push_back({FlowPattern::PAIR, 2, 8, 0.5});
-  t.key = 1;
+  const JobTraffic t = two_rack_job(0, 8, 8, FlowPattern::PAIR);
   std::set<int> seen;
   for (std::uint64_t seed = 1; seed < 40 && seen.size() < 2; ++seed) {
     std::map<std::tuple<int, int, int>, int> load; // (plane, uplink, direction) -> subflows
