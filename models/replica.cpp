@@ -391,14 +391,23 @@ workload::Pace Replica::pace_of(int job) const {
 }
 
 void Replica::share_fabric() {
-  // Model jobs on the fabric holding their full GPUs send their traffic to the shared network.
+  // Model jobs on the fabric holding their full GPUs send their traffic to the shared network (none
+  // while fewer than two do, unless hashing slows a job alone: a job alone keeps its isolated pace).
+  std::vector<int> on;
   for (int index = 0; index < workloads_.size(); ++index) {
     const auto j = static_cast<std::size_t>(index);
     if (!workloads_.training(index) || !paces_[j]->on_fabric()) continue;
-    const workload::Pace p = pace_of(index);
-    if (p.bw > 0 && alloc_.job_gpu_count(index) == s_->jobs[j].gpus)
-      sharing_->place(index, *paces_[j], p, [this, index] { return alloc_.job_gpus(index); });
+    if (alloc_.job_gpu_count(index) == s_->jobs[j].gpus && pace_of(index).bw > 0)
+      on.push_back(index);
     else
+      sharing_->remove(index);
+  }
+  if (on.size() < 2 && !s_->fabric->ecmp_hash) on.clear();
+  for (int index = 0; index < workloads_.size(); ++index) {
+    const auto j = static_cast<std::size_t>(index);
+    if (std::find(on.begin(), on.end(), index) != on.end())
+      sharing_->place(index, *paces_[j], pace_of(index), [this, index] { return alloc_.job_gpus(index); });
+    else if (workloads_.training(index) && paces_[j]->on_fabric())
       sharing_->remove(index);
   }
   sharing_->resolve();

@@ -55,6 +55,10 @@
 // SimGrid's per-flow objects and copy-on-write copies of the links it touches), which grows with the
 // parent process it is forked from: keep the World small.
 //
+// Sharing with other jobs. The probe prices the job alone; set_shared_factors multiplies each axis's β
+// by what the shared fabric (shared_fabric.hpp) finds other jobs' flows cost it (1 alone: the figure
+// above, exactly). The factors are part of the state signature.
+//
 // The clock. Playing flows moves SimGrid's clock, which cannot go back: each shape is played in a
 // forked child (sim::run_in_child) on its copy of the platform, which reports β and exits. The caller's
 // clock, platform and event queue are untouched, so probes may run in the process that builds the

@@ -151,8 +151,8 @@ FabricSpec decode_fabric(const sim::Node& fabric, double nic_gbps) {
   s.ecmp_hash = fabric.string("routing") == "ecmp_hash";
   s.collective_channels = static_cast<int>(fabric.optional_integer("collective_channels").value_or(s.planes));
   s.qps_per_connection = fabric.int32("qps_per_connection");
-  if (!s.ecmp_hash && (fabric.has("collective_channels") || fabric.has("qps_per_connection")))
-    fabric.problem_here("collective_channels and qps_per_connection apply only to routing \"ecmp_hash\" (routing is \"ideal\")");
+  for (const char* key : {"collective_channels", "qps_per_connection"})
+    if (!s.ecmp_hash && fabric.has(key)) fabric.problem(key, "applies only to routing \"ecmp_hash\" (routing is \"ideal\")");
   if (s.ecmp_hash && !s.shared)
     fabric.problem("routing", "ecmp_hash needs the shared fabric (phase_overlap is \"isolated\")");
   return s;
