@@ -1,6 +1,7 @@
 #include "models/replica.hpp"
 
 #include "models/world.hpp"
+#include "sim/rng.hpp"
 
 #include <fmt/format.h>
 
@@ -107,6 +108,11 @@ void Replica::build_paces() {
     paces_[j] = std::make_unique<workload::JobPace>(s_->jobs[j], s_->hardware, params, std::move(comm),
                                                     world_->healthy_step_s(static_cast<int>(j)));
   }
+  if (world_->fabric() && s_->fabric->shared)
+    sharing_ = std::make_unique<workload::FabricSharing>(
+        *world_->fabric(), s_->fabric->phase_overlap, sim::stream_seed(seed_, replica_, "fabric/phase-offsets"),
+        fabric::SharedRouting{s_->fabric->ecmp_hash, s_->fabric->collective_channels * s_->fabric->qps_per_connection,
+                              sim::stream_seed(seed_, 0, "fabric/ecmp-hash"), s_->hardware.gpu.nic_efficiency_frac});
   if (const auto* fabric = world_->fabric())
     fabric_ = std::make_unique<fabric::FabricTracker>(fabric->state(), placement_,
                                                       [this](int g, bool cut) {
@@ -230,6 +236,7 @@ void Replica::add_workloads_to_scheduler() {
         for (auto* sv : workloads_.services())
           sv->on_capacity_changed();
         if (s_->end_when_jobs_done) end_if_jobs_done();
+        if (sharing_) update_paces(false); // its traffic leaves the shared fabric
       });
     } else {
       req.external = true;
@@ -390,12 +397,37 @@ workload::Pace Replica::pace_of(int job) const {
   return p;
 }
 
+void Replica::share_fabric() {
+  // Model jobs on the fabric holding their full GPUs send their traffic to the shared network (none
+  // while fewer than two do, unless hashing slows a job alone: a job alone keeps its isolated pace).
+  std::vector<int> on;
+  for (int index = 0; index < workloads_.size(); ++index) {
+    const auto j = static_cast<std::size_t>(index);
+    if (!workloads_.training(index) || !paces_[j]->on_fabric()) continue;
+    if (alloc_.job_gpu_count(index) == s_->jobs[j].gpus && pace_of(index).bw > 0)
+      on.push_back(index);
+    else
+      sharing_->remove(index);
+  }
+  if (on.size() < 2 && !s_->fabric->ecmp_hash) on.clear();
+  for (int index = 0; index < workloads_.size(); ++index) {
+    const auto j = static_cast<std::size_t>(index);
+    if (std::find(on.begin(), on.end(), index) != on.end())
+      sharing_->place(index, *paces_[j], pace_of(index), [this, index] { return alloc_.job_gpus(index); });
+    else if (workloads_.training(index) && paces_[j]->on_fabric())
+      sharing_->remove(index);
+  }
+  sharing_->resolve();
+}
+
 void Replica::update_paces(bool stall) {
+  if (sharing_) share_fabric();
   for (int index = 0; index < workloads_.size(); ++index) {
     auto* job = workloads_.training(index);
     if (!job) continue;
     const auto j = static_cast<std::size_t>(index);
-    const workload::Pace p = pace_of(index);
+    workload::Pace p = pace_of(index);
+    if (sharing_) p.shared = sharing_->factors(index);
     if (p.bw <= 0 || p == job_pace_[j]) continue;
     if (stall && p.bw < job_pace_[j].bw) job->stall(sim::to_ticks(s_->fabric->reroute_s));
     job_pace_[j] = p;
@@ -406,6 +438,7 @@ void Replica::update_paces(bool stall) {
 void Replica::fabric_changed(const fabric::Element& e, bool failed, std::vector<int>& cut) {
   newly_cut_.clear();
   fabric_->element_changed(e);
+  if (sharing_) sharing_->capacities_changed();
   update_paces(failed);
   cut.insert(cut.end(), newly_cut_.begin(), newly_cut_.end());
   newly_cut_.clear();

@@ -38,6 +38,7 @@
 #include "models/sched/scheduler.hpp"
 #include "models/storage/storage_traffic.hpp"
 #include "models/workload/inference_service.hpp"
+#include "models/workload/fabric_sharing.hpp"
 #include "models/workload/job_pace.hpp"
 #include "models/workload/training_job.hpp"
 #include "models/workload/workload.hpp"
@@ -88,6 +89,8 @@ private:
   std::vector<workload::Pace> job_pace_;                  ///< the state each job's slowdown was set for
   failure::Degradations degraded_;
   std::unique_ptr<fabric::FabricTracker> fabric_; ///< scenarios with a fabric
+  std::unique_ptr<workload::FabricSharing> sharing_; ///< model jobs on one shared fabric
+  void share_fabric();
   std::vector<int> newly_cut_;                    ///< GPUs the last fabric change cut off
   std::vector<std::unique_ptr<failure::FailureDomain>> domains_; ///< by failure::Domain
   std::vector<int> cut_;                          ///< GPUs the last strike cut off

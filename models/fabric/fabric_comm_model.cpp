@@ -26,8 +26,6 @@ std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
-
 // Rates are read over WINDOW_S, starting SETTLE_S plus twice the longest route latency after the flows
 // start (latencies are microseconds), long before a flow of PROBE_BYTES could end (seconds).
 constexpr double SETTLE_S = 1e-3;
@@ -59,7 +57,10 @@ std::uint64_t FabricCommModel::fabric_state() const {
 }
 
 std::uint64_t FabricCommModel::state_signature() const {
-  return mix(fabric_state(), std::bit_cast<std::uint64_t>(nvlink_bw_frac_));
+  std::uint64_t h = mix(fabric_state(), std::bit_cast<std::uint64_t>(nvlink_bw_frac_));
+  for (std::size_t a = 0; a < shared_.size(); ++a) // alone (all 1): today's signature
+    if (shared_[a] != 1.0) h = mix(mix(h, 0x5eed + a), std::bit_cast<std::uint64_t>(shared_[a]));
+  return h;
 }
 
 double FabricCommModel::time_s(workload::Collective kind, const workload::CommGroup& group, double bytes) const {
@@ -81,7 +82,8 @@ double FabricCommModel::time_s(workload::Collective kind, const workload::CommGr
   const double b_nvl = params_.nvlink_bytes_per_s * nvlink_bw_frac_;
   const double a_nvl = params_.nvlink_latency_s, a_net = params_.scale_out_latency_s;
   const double domains = std::ceil(n / k);
-  const double net_s = bytes * beta / nic_efficiency_frac_; // the fabric's share of the collective
+  // The fabric's share of the collective, slowed by other jobs' flows on its links (1 alone).
+  const double net_s = bytes * beta / nic_efficiency_frac_ * shared_[static_cast<std::size_t>(group.axis)];
   switch (kind) {
   case workload::Collective::ALL_REDUCE:
     return 2 * workload::ring_rs_s(k, bytes, b_nvl, a_nvl) + 2 * ((domains - 1) * a_net + net_s);
@@ -150,134 +152,25 @@ void FabricCommModel::probe(const std::vector<Shape>& shapes) const {
   ++probes_;
 }
 
-namespace {
-
-/// The flows of one probe, each with the member (rank) sending it, and each member's weight w: its time t
-/// (its slowest flow at the rates read) costs t x w / Q seconds per byte of S.
-///   RING: w = (D − 1)/(D·c), c the members in the sender's domain (it carries S/c over D − 1 steps)
-///   ALL_TO_ALL: w = 1/n (it sends (n − c)/n·S as (n − c)·Q)    PAIR: w = 1
-struct ProbeFlows {
-  const std::vector<int>& rank_gpus;
-  const std::vector<char>& usable; ///< per member: not cut off from the fabric
-  std::vector<sim::Platform::Flow> flows;
-  std::vector<int> sender;
-  std::vector<double> weight;
-  void add(int from, int to, double bytes, double w) {
-    if (!usable[at(from)] || !usable[at(to)]) return;
-    flows.push_back({rank_gpus[at(from)], rank_gpus[at(to)], bytes}); // host index = GPU index
-    sender.push_back(from);
-    weight[at(from)] = w;
-  }
-};
-
-/// PAIR: pairs crossing domains run alone on their access links unless bundles are on routes: one pair
-/// per (source leaf, destination leaf) relation is enough, plus those with a degraded end.
-void pair_flows(ProbeFlows& pf, const ClosPlan& plan, const std::vector<char>& degraded, bool all_groups, int s) {
-  const hardware::Layout& layout = plan.layout();
-  const auto& rank_gpus = pf.rank_gpus;
-  const int G = static_cast<int>(rank_gpus.size());
-  std::set<std::pair<bool, bool>> seen; // (same leaf, degraded)
-  for (int r = 0; r + s < G; ++r) {
-    const int a = rank_gpus[at(r)], b = rank_gpus[at(r + s)];
-    if (layout.domain_of(a) == layout.domain_of(b)) continue;
-    const bool deg = degraded[at(r)] || degraded[at(r + s)];
-    if (all_groups || deg || seen.insert({plan.leaf_of(a) == plan.leaf_of(b), deg}).second)
-      pf.add(r, r + s, PROBE_BYTES, 1.0);
-  }
-}
-
-/// RING (`ring`) and ALL_TO_ALL over groups of n ranks at stride s.
-void group_flows(ProbeFlows& pf, const hardware::Layout& layout, const std::vector<char>& degraded, bool all_groups,
-                 bool ring, int n, int s) {
-  const auto& rank_gpus = pf.rank_gpus;
-  const int G = static_cast<int>(rank_gpus.size());
-  if (n < 2 || G % n != 0) return;
-  // Groups differ in how their members split over domains when the stride does not divide the
-  // domain: each distinct split is played once (with every group with a degraded member), or every
-  // group when bundles are on routes.
-  const int groups = G / n;
-  std::set<std::vector<int>> splits_seen;
-  std::vector<std::vector<int>> buckets; // the group's members by NVLink domain, in rank order
-  for (int q = 0; q < groups; ++q) {
-    const int base = (q / s) * s * n + q % s;
-    bool deg = false;
-    buckets.clear();
-    int last_domain = -1;
-    for (int i = 0; i < n; ++i) {
-      const int r = base + i * s;
-      deg = deg || degraded[at(r)];
-      const int d = layout.domain_of(rank_gpus[at(r)]);
-      if (d != last_domain) buckets.emplace_back();
-      buckets.back().push_back(r);
-      last_domain = d;
-    }
-    const std::size_t D = buckets.size();
-    if (D < 2) continue;
-    std::vector<int> split;
-    for (const auto& bucket : buckets)
-      split.push_back(static_cast<int>(bucket.size()));
-    split.push_back(deg ? 1 : 0);
-    if (!all_groups && !deg && !splits_seen.insert(split).second) continue;
-    for (std::size_t d = 0; d < D; ++d) {
-      const double c = static_cast<double>(buckets[d].size());
-      for (std::size_t j = 0; j < buckets[d].size(); ++j) {
-        if (ring) {
-          const auto& next = buckets[(d + 1) % D];
-          pf.add(buckets[d][j], next[j % next.size()], PROBE_BYTES,
-              (static_cast<double>(D) - 1) / (static_cast<double>(D) * c));
-        } else {
-          for (std::size_t e = 0; e < D; ++e)
-            if (e != d)
-              pf.add(buckets[d][j], buckets[e][j % buckets[e].size()],
-                  static_cast<double>(buckets[e].size()) * PROBE_BYTES, 1.0 / n);
-        }
-      }
-    }
-  }
-}
-
-} // namespace
-
 std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vector<int>& rank_gpus) const {
+  // Can flows of different groups meet? Only on a bundle that is on routes (then every group is played).
   const ClosPlan& plan = fabric_->graph().plan();
-  const hardware::Layout& layout = plan.layout();
-  const int G = static_cast<int>(rank_gpus.size());
-
-  // Can flows of different groups meet? Only on a bundle that is on routes. The network is probed, not
-  // the GPUs: a member that is down (the job is recovering) sends as usual; one cut off from the fabric
-  // sends nothing (the job is interrupted, not slowed, while it is).
   bool all_groups = false;
-  std::vector<char> degraded(at(G), 0), usable(at(G), 1);
-  for (int r = 0; r < G; ++r) {
-    const int gpu = rank_gpus[at(r)];
+  for (int gpu : rank_gpus) {
     const int leaf = plan.leaf_of(gpu);
-    if (fabric_->leaf_bundle_in_routes(leaf) || fabric_->pod_bundle_in_routes(plan.pod_of_leaf(leaf)))
+    if (fabric_->leaf_bundle_in_routes(leaf) || fabric_->pod_bundle_in_routes(plan.pod_of_leaf(leaf))) {
       all_groups = true;
-    degraded[at(r)] = fabric_->bw_frac(gpu) < 1.0;
-    usable[at(r)] = !fabric_->cut_off(gpu);
+      break;
+    }
   }
-
-  const int n = shape.ranks, s = shape.stride;
-  ProbeFlows pf{rank_gpus, usable, {}, {}, std::vector<double>(at(G), 0.0)};
-  if (shape.pattern == Pattern::PAIR)
-    pair_flows(pf, plan, degraded, all_groups, s);
-  else
-    group_flows(pf, layout, degraded, all_groups, shape.pattern == Pattern::RING, n, s);
-  const auto& flows = pf.flows;
-  const auto& sender = pf.sender;
-  const auto& weight = pf.weight;
-  if (flows.empty()) return {0.0, 0.0};
+  const FlowPattern pattern = shape.pattern == Pattern::RING         ? FlowPattern::RING
+                              : shape.pattern == Pattern::ALL_TO_ALL ? FlowPattern::ALL_TO_ALL
+                                                                     : FlowPattern::PAIR;
+  const CollectiveFlows cf = collective_flows(*fabric_, pattern, shape.ranks, shape.stride, rank_gpus, all_groups);
+  if (cf.flows.empty()) return {0.0, 0.0};
   const std::vector<double> rates =
-      fabric_->platform().rates_isolated(flows, SETTLE_S + 2 * fabric_->max_route_latency_s(), WINDOW_S);
-  std::vector<double> member_s(at(G), 0.0); // each member's slowest flow at these rates
-  for (std::size_t f = 0; f < flows.size(); ++f) {
-    if (!(rates[f] > 0)) continue; // blocked (a link on its route is off): not a rate
-    member_s[at(sender[f])] = std::max(member_s[at(sender[f])], flows[f].bytes / rates[f]);
-  }
-  double beta = 0.0; // seconds per byte of S: the slowest member sets the pace
-  for (int r = 0; r < G; ++r)
-    beta = std::max(beta, member_s[at(r)] * weight[at(r)] / PROBE_BYTES);
-  return {beta, static_cast<double>(flows.size())};
+      fabric_->platform().rates_isolated(cf.flows, SETTLE_S + 2 * fabric_->max_route_latency_s(), WINDOW_S);
+  return {collective_beta(cf, rates), static_cast<double>(cf.flows.size())};
 }
 
 } // namespace dcsim::fabric

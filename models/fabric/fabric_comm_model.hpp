@@ -55,12 +55,17 @@
 // SimGrid's per-flow objects and copy-on-write copies of the links it touches), which grows with the
 // parent process it is forked from: keep the World small.
 //
+// Sharing with other jobs. The probe prices the job alone; set_shared_factors multiplies each axis's β
+// by what the shared fabric (shared_fabric.hpp) finds other jobs' flows cost it (1 alone: the figure
+// above, exactly). The factors are part of the state signature.
+//
 // The clock. Playing flows moves SimGrid's clock, which cannot go back: each shape is played in a
 // forked child (sim::run_in_child) on its copy of the platform, which reports β and exits. The caller's
 // clock, platform and event queue are untouched, so probes may run in the process that builds the
 // platform before replicas fork (whose caches the replicas inherit) and inside a replica.
 #pragma once
 
+#include "models/fabric/collective_flows.hpp"
 #include "models/fabric/fabric_platform.hpp"
 #include "models/workload/comm_model.hpp"
 
@@ -72,9 +77,6 @@
 #include <vector>
 
 namespace dcsim::fabric {
-
-/// Bytes of each probe flow: none can end while the rates are read (milliseconds after the start).
-inline constexpr double PROBE_BYTES = 1e12;
 
 class FabricCommModel final : public workload::CommModel {
 public:
@@ -99,6 +101,10 @@ public:
   /// The least share left by the leaves under the job (uplinks, leaves of a plane), apart from ports.
   void set_leaf_bw_frac(double frac) { leaf_bw_frac_ = frac; }
   void set_nvlink_bw_frac(double frac) { nvlink_bw_frac_ = frac; }
+  /// Sharing with other jobs (shared_fabric.hpp): the factor per axis (index: GroupAxis) that multiplies
+  /// the measured β of that axis's groups (1: alone, today's figure). Part of the state signature.
+  void set_shared_factors(const std::array<double, 6>& factors) { shared_ = factors; }
+  const std::array<double, 6>& shared_factors() const { return shared_; }
   /// Group shapes to probe on a cache miss, all at once (a miss costs one probe, not one per shape).
   void expect(std::vector<workload::CommGroup> groups) { expected_ = std::move(groups); }
 
@@ -131,6 +137,7 @@ private:
   double scale_out_bw_frac_ = 1.0;
   double leaf_bw_frac_ = 1.0;
   double nvlink_bw_frac_ = 1.0;
+  std::array<double, 6> shared_{1, 1, 1, 1, 1, 1};
   std::vector<workload::CommGroup> expected_;
   mutable std::map<ShapeKey, double> measured_; ///< β, seconds per byte of S
   mutable int probes_ = 0;

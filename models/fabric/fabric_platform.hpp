@@ -89,6 +89,13 @@ public:
   // For tests and the benchmark.
   int access_link(int gpu) const { return access_[static_cast<std::size_t>(gpu)].up; }
   int leaf_bundle(int leaf) const { return leaf_bundle_.empty() ? -1 : leaf_bundle_[static_cast<std::size_t>(leaf)].up; }
+  /// Both halves of leaf `leaf`'s bundle (no bundle with a single leaf: {-1, -1}).
+  sim::Platform::DuplexLink leaf_bundle_duplex(int leaf) const {
+    return leaf_bundle_.empty() ? sim::Platform::DuplexLink{-1, -1} : leaf_bundle_[static_cast<std::size_t>(leaf)];
+  }
+  sim::Platform::DuplexLink pod_bundle_duplex(int pod) const {
+    return pod_bundle_.empty() ? sim::Platform::DuplexLink{-1, -1} : pod_bundle_[static_cast<std::size_t>(pod)];
+  }
   bool leaf_bundle_in_routes(int leaf) const { return !leaf_route_.empty() && leaf_route_[static_cast<std::size_t>(leaf)]; }
   bool pod_bundle_in_routes(int pod) const { return !pod_route_.empty() && pod_route_[static_cast<std::size_t>(pod)]; }
   int links_created() const { return links_created_; }

@@ -80,6 +80,21 @@ const KeyTable& fabric_keys() {
           KeyDef{"routing_efficiency_frac", ValueType::NUMBER, "", nullptr,
                  "share of switch-to-switch capacity usable under load (adaptive routing vs ECMP collisions)",
                  open_fraction(), {}, "roce: 0.95 (Spectrum-X); ib: 0.95"},
+          KeyDef{"phase_overlap", ValueType::STRING, "", "duty_cycle",
+                 "how concurrent jobs' communication phases overlap on shared links (docs/architecture.md, "
+                 "\"One fabric\"): isolated (each job as if alone), aligned (worst case), interleaved (best "
+                 "case), random (phase-level play, seeded offsets), duty_cycle (first-order mean of random)",
+                 {}, {"isolated", "aligned", "interleaved", "random", "duty_cycle"}},
+          KeyDef{"routing", ValueType::STRING, "", "ideal",
+                 "ideal: adaptive routing or packet spraying (bundles shared evenly, scaled by "
+                 "routing_efficiency_frac); ecmp_hash: each subflow pinned to one uplink by a seeded hash",
+                 {}, {"ideal", "ecmp_hash"}},
+          KeyDef{"collective_channels", ValueType::INTEGER, "", nullptr,
+                 "ecmp_hash: collective channels per connection between two GPUs (NCCL channels)",
+                 sim::between(1, 1024), {}, "planes (one channel per plane)"},
+          KeyDef{"qps_per_connection", ValueType::INTEGER, "", 1,
+                 "ecmp_hash: queue pairs per channel, each hashed on its own (NCCL_IB_QPS_PER_CONNECTION)",
+                 sim::between(1, 1024)},
       }};
   return table;
 }
@@ -127,6 +142,19 @@ FabricSpec decode_fabric(const sim::Node& fabric, double nic_gbps) {
   s.reroute_s = fabric.optional_number("reroute_s").value_or(defaults.reroute_s);
   s.routing_efficiency_frac =
       fabric.optional_number("routing_efficiency_frac").value_or(defaults.routing_efficiency_frac);
+  const std::string overlap = fabric.string("phase_overlap");
+  s.shared = overlap != "isolated";
+  s.phase_overlap = overlap == "aligned"       ? PhaseOverlap::ALIGNED
+                    : overlap == "interleaved" ? PhaseOverlap::INTERLEAVED
+                    : overlap == "random"      ? PhaseOverlap::RANDOM
+                                               : PhaseOverlap::DUTY_CYCLE;
+  s.ecmp_hash = fabric.string("routing") == "ecmp_hash";
+  s.collective_channels = static_cast<int>(fabric.optional_integer("collective_channels").value_or(s.planes));
+  s.qps_per_connection = fabric.int32("qps_per_connection");
+  for (const char* key : {"collective_channels", "qps_per_connection"})
+    if (!s.ecmp_hash && fabric.has(key)) fabric.problem(key, "applies only to routing \"ecmp_hash\" (routing is \"ideal\")");
+  if (s.ecmp_hash && !s.shared)
+    fabric.problem("routing", "ecmp_hash needs the shared fabric (phase_overlap is \"isolated\")");
   return s;
 }
 

@@ -38,8 +38,14 @@
 //     ECMP hash collisions). roce 0.95: NVIDIA, xAI Colossus announcement (Oct 2024): Spectrum-X keeps
 //     95% data throughput where traditional Ethernet reaches 60% (use 0.60 for plain ECMP Ethernet).
 //     ib 0.95: assumed equal (adaptive routing in Quantum switches; no comparable published figure).
+//   phase_overlap duty_cycle: jobs whose flows meet on a saturable bundle slow each other by the
+//     first-order mean over random phase offsets (phase_play.hpp); "isolated" prices every job alone.
+//   routing ideal (today's assumption: Spectrum-X / InfiniBand adaptive routing); ecmp_hash pins each of
+//     collective_channels (default: one per plane) x qps_per_connection (NCCL's default 1) subflows
+//     of a connection to one uplink (ecmp_hash.hpp).
 #pragma once
 
+#include "models/fabric/phase_play.hpp"
 #include "models/hardware/layout.hpp"
 #include "sim/json_reader.hpp"
 
@@ -70,6 +76,11 @@ struct FabricSpec {
   double switch_power_w = 0;
   double reroute_s = 0;
   double routing_efficiency_frac = 1.0;
+  bool shared = true; ///< jobs share the fabric (phase_overlap other than "isolated")
+  PhaseOverlap phase_overlap = PhaseOverlap::DUTY_CYCLE;
+  bool ecmp_hash = false;      ///< routing "ecmp_hash" (else "ideal")
+  int collective_channels = 1; ///< ecmp_hash: channels per connection
+  int qps_per_connection = 1;  ///< ecmp_hash: QPs per channel
 
   int ports_per_plane() const { return nic_ports_per_gpu / planes; }
   double gpu_bw_gbps() const { return port_gbps * nic_ports_per_gpu; } ///< scale-out bandwidth per GPU

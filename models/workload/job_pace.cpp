@@ -1,5 +1,7 @@
 #include "models/workload/job_pace.hpp"
 
+#include <algorithm>
+
 namespace dcsim::workload {
 
 double measured_slowdown(double scaleout_comm_frac, double nvlink_comm_frac, const Pace& pace) {
@@ -23,11 +25,36 @@ double JobPace::slowdown(const Pace& pace) {
     fabric_->set_scale_out_bw_frac(pace.bw);
     fabric_->set_leaf_bw_frac(pace.leaf_bw);
     fabric_->set_nvlink_bw_frac(pace.nvlink);
+    fabric_->set_shared_factors(pace.shared);
   }
   if (!step_) return measured_slowdown(spec_->scaleout_comm_frac, spec_->nvlink_comm_frac, pace);
   alpha_beta_.set_scale_out_bw_frac(pace.bw);
   alpha_beta_.set_nvlink_bw_frac(pace.nvlink);
   return step_->evaluate(pace.clock).step_time_s / healthy_step_s_;
+}
+
+std::vector<JobPace::FabricPhase> JobPace::fabric_traffic(const Pace& pace, double& local_s) {
+  std::vector<FabricPhase> phases;
+  local_s = 0;
+  if (!fabric_ || !step_) return phases;
+  Pace alone = pace;
+  alone.shared = {1, 1, 1, 1, 1, 1};
+  slowdown(alone); // sets the fabric model's state
+  const double step_s = step_->evaluate(alone.clock).step_time_s;
+  local_s = step_s;
+  for (const CommGroup& g : step_->groups()) {
+    if (g.ranks <= 1 || std::clamp(g.ranks_per_domain, 1, g.ranks) >= g.ranks) continue; // NVLink only
+    std::array<double, 6> doubled{1, 1, 1, 1, 1, 1};
+    doubled[static_cast<std::size_t>(g.axis)] = 2;
+    fabric_->set_shared_factors(doubled);
+    const double t = step_->evaluate(alone.clock).step_time_s - step_s;
+    if (t > 0) {
+      phases.push_back({g.axis, g, t});
+      local_s -= t;
+    }
+  }
+  fabric_->set_shared_factors(pace.shared);
+  return phases;
 }
 
 } // namespace dcsim::workload

@@ -9,8 +9,12 @@
 //   measured jobs (step_time_s given, shares c = scaleout_comm_frac, v = nvlink_comm_frac of the step):
 //     s = (1 − c − v)/f + c/B + v/n
 //   model jobs: s = StepModel::evaluate(f).step_time_s / healthy step, with the scale-out network at B
-//     (alpha-beta) or played on the fabric (FabricCommModel keyed by placement, B, leaf share, n), and
-//     NVLink at n. Cached by the step model under the state's signature.
+//     (alpha-beta) or played on the fabric (FabricCommModel keyed by placement, B, leaf share, n, and the
+//     shared-fabric factors per axis: fabric/shared_fabric.hpp), and NVLink at n. Cached by the step
+//     model under the state's signature.
+// fabric_traffic: what the shared fabric needs of a model job on a fabric: per axis crossing domains,
+//   the seconds of the step proportional to its measured β (t_a = step(β_a × 2) − step, exact where
+//   the step is linear in β_a; an all-to-all bound by NVLink gives 0), and local = step − Σ t_a.
 // The job then runs at max(1, s) (TrainingJob::set_slowdown): its extra time is the ledger's `degraded`.
 #pragma once
 
@@ -19,7 +23,9 @@
 #include "models/workload/spec.hpp"
 #include "models/workload/step_model.hpp"
 
+#include <array>
 #include <cstdint>
+#include <vector>
 #include <memory>
 
 namespace dcsim::workload {
@@ -28,6 +34,7 @@ struct Pace {
   double bw = 1, clock = 1, nvlink = 1;
   double leaf_bw = 1;          ///< model jobs on a fabric: the least share its leaves leave (bw: with ports)
   std::uint64_t placement = 0; ///< model jobs on a fabric: their placement class
+  std::array<double, 6> shared{1, 1, 1, 1, 1, 1}; ///< model jobs on a fabric: sharing factor per GroupAxis
   bool operator==(const Pace&) const = default;
 };
 
@@ -47,6 +54,14 @@ public:
   bool on_fabric() const { return fabric_ != nullptr; }
   /// The slowdown s in state `pace` (not clamped).
   double slowdown(const Pace& pace);
+  /// A model job on a fabric: its step in state `pace` alone (shared factors ignored) as local
+  /// seconds and the fabric seconds of each axis (above); empty phases for other jobs.
+  struct FabricPhase {
+    GroupAxis axis;
+    CommGroup group;
+    double alone_s;
+  };
+  std::vector<FabricPhase> fabric_traffic(const Pace& pace, double& local_s);
 
 private:
   const JobSpec* spec_;

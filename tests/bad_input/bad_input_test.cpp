@@ -135,6 +135,17 @@ TEST_CASE("bad input: fabric failure modes", "[unit][bad_input]") {
         "(got \"core\")\n");
 }
 
+TEST_CASE("bad input: the shared fabric's keys", "[unit][bad_input]") {
+  const std::string fabric = R"(fabric={"planes": 8, "port_gbps": 200, "tiers": 2, "switch_radix": 64)";
+  CHECK(errors_with({fabric + R"(, "qps_per_connection": 2})"}) ==
+        "t.json: /fabric/qps_per_connection: applies only to routing \"ecmp_hash\" (routing is \"ideal\") (got 2)\n");
+  CHECK(errors_with({fabric + R"(, "routing": "ecmp_hash", "phase_overlap": "isolated"})"}) ==
+        "t.json: /fabric/routing: ecmp_hash needs the shared fabric (phase_overlap is \"isolated\") (got \"ecmp_hash\")\n");
+  CHECK(errors_with({fabric + R"(, "phase_overlap": "sometimes"})"}) ==
+        "t.json: /fabric/phase_overlap: must be one of \"isolated\", \"aligned\", \"interleaved\", \"random\" or "
+        "\"duty_cycle\" (got \"sometimes\")\n");
+}
+
 TEST_CASE("bad input: cooling failure modes", "[unit][bad_input]") {
   // Mission Control repairs cooling faults with RLCC workflows: detected after detect_s, whatever a kind
   // would say, on the RLCC crews, never through the repair pipeline.

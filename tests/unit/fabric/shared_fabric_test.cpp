@@ -1,0 +1,202 @@
+// The shared fabric on the real platform: the engine-free max-min solver against SimGrid's own sharing
+// over the same links (unmerged flows), and jobs whose rings meet on an oversubscribed leaf bundle.
+// One engine per process: every TEST_CASE here runs in its own process (catch_discover_tests).
+//
+// Bench: 4 NVL72 racks on 8 planes of 200 Gb/s ports, radix 64, oversubscription 3: d = 48, u = 16,
+// 6 leaves of 48 GPUs (leaf l holds slots 12l..12l+11 of every rack), each leaf bundle 8 x 16 x
+// 25e9 = 3.2e12 B/s below its GPUs' 48 x 2e11 = 9.6e12 B/s, so every bundle is on routes.
+#include "models/fabric/collective_flows.hpp"
+#include "models/fabric/ecmp_hash.hpp"
+#include "models/fabric/max_min.hpp"
+#include "models/fabric/shared_fabric.hpp"
+#include "tests/unit/fabric/fabric_test_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+using namespace dcsim;
+using namespace dcsim::fabric;
+using namespace dcsim::fabric::test;
+
+namespace {
+
+constexpr double GPU_BYTES_PER_S = 8 * 25e9;
+
+/// The max-min rates of `flows` over the platform's links, as SimGrid would route them.
+std::vector<double> engine_free_rates(const FabricPlatform& fabric, const std::vector<sim::Platform::Flow>& flows) {
+  std::vector<double> capacity;
+  for (int l = 0; l < fabric.platform().link_count(); ++l)
+    capacity.push_back(fabric.platform().link_on(l) ? fabric.platform().link_bandwidth(l) : 0.0);
+  std::vector<MaxMinFlow> mm;
+  for (const auto& f : flows) {
+    MaxMinFlow m;
+    double latency = 0;
+    REQUIRE(fabric.route(f.src_host, f.dst_host, m.links, latency));
+    mm.push_back(std::move(m));
+  }
+  return max_min_rates(capacity, mm);
+}
+
+/// Flows between racks with uneven counts per leaf: GPU (rack r, slot s) sends to rack r + 1, slot
+/// (7 s + 3 r) mod 60, for s < n_r (n = 48, 30, 17, 5): several bottleneck levels.
+std::vector<sim::Platform::Flow> uneven_flows() {
+  std::vector<sim::Platform::Flow> flows;
+  const int n[4] = {48, 30, 17, 5};
+  for (int r = 0; r < 4; ++r)
+    for (int s = 0; s < n[r]; ++s)
+      flows.push_back({r * 72 + s, (r + 1) % 4 * 72 + (7 * s + 3 * r) % 60, 1e12});
+  return flows;
+}
+
+} // namespace
+
+TEST_CASE("the engine-free max-min matches SimGrid's sharing on the fabric", "[fabric][sharing]") {
+  Bench b(make_spec(8, 200, 2, 64, 3.0));
+  REQUIRE(b.fabric->leaf_bundle_in_routes(0));
+  const auto flows = uneven_flows();
+  const auto mine = engine_free_rates(*b.fabric, flows);
+  const auto simgrid = b.fabric->platform().rates_isolated(flows, 1e-3, 1e-3);
+  REQUIRE(mine.size() == simgrid.size());
+  int distinct = 0;
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    CHECK(mine[f] == Approx(simgrid[f]).epsilon(1e-6));
+    if (f > 0 && std::abs(mine[f] - mine[f - 1]) > 1e-3 * mine[f]) ++distinct;
+  }
+  CHECK(distinct > 3); // not a trivial equal split
+}
+
+TEST_CASE("the engine-free max-min matches SimGrid after a leaf fails", "[fabric][sharing]") {
+  // Leaf 1 of plane 0 down: GPUs on it lose one of 8 ports (access 7/8), its bundle loses a plane.
+  Bench b(make_spec(8, 200, 2, 64, 3.0));
+  REQUIRE(b.fabric->fail(Element{ElementKind::LEAF, 0, 1}));
+  const auto flows = uneven_flows();
+  const auto mine = engine_free_rates(*b.fabric, flows);
+  const auto simgrid = b.fabric->platform().rates_isolated(flows, 1e-3, 1e-3);
+  for (std::size_t f = 0; f < flows.size(); ++f)
+    CHECK(mine[f] == Approx(simgrid[f]).epsilon(1e-6));
+}
+
+namespace {
+
+/// A job of `domains` x `per_domain` GPUs: rank d*per_domain + i is rack (first_rack + d), slot
+/// slots[i]; its DP ring groups are `domains` ranks per_domain apart (one member per rack).
+JobTraffic ring_job(int first_rack, int domains, const std::vector<int>& slots, double local_s, double alone_s,
+                    std::uint64_t key) {
+  JobTraffic t;
+  for (int d = 0; d < domains; ++d)
+    for (int s : slots)
+      t.rank_gpus.push_back((first_rack + d) % 4 * 72 + s);
+  t.local_s = local_s;
+  const int per_domain = static_cast<int>(slots.size());
+  t.phases.push_back({FlowPattern::RING, domains, per_domain, alone_s});
+  t.key = key;
+  return t;
+}
+
+/// Ranks 0..n-1 on rack 0 slots first0.., ranks n..2n-1 on rack 1 slots first1..; one phase of groups
+/// of 2 ranks n apart (0.5 s alone), 1 s of local time.
+JobTraffic two_rack_job(int first0, int first1, int n, FlowPattern pattern) {
+  JobTraffic t;
+  for (int s = 0; s < n; ++s)
+    t.rank_gpus.push_back(first0 + s);
+  for (int s = 0; s < n; ++s)
+    t.rank_gpus.push_back(72 + first1 + s);
+  t.local_s = 1.0;
+  t.phases.push_back({pattern, 2, n, 0.5});
+  t.key = 1;
+  return t;
+}
+
+std::vector<int> slots(int first, int count, int shift = 0) {
+  std::vector<int> out;
+  for (int i = 0; i < count; ++i)
+    out.push_back(first + (i + shift) % count);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("jobs whose rings share an oversubscribed leaf bundle get its max-min share", "[fabric][sharing]") {
+  // Job A: racks 0-1, slots 0-11 of rack 0 (leaf 0) and slots 12-23 of rack 1 (leaf 1): its ring of
+  // 2 members (rack 0 slot i <-> rack 1 slot 12+i) sends 12 flows up leaf 0's bundle and 12 down leaf
+  // 1's, and back. Job B likewise on racks 2-3. Each alone: 12 flows on a 3.2e12 B/s bundle get
+  // min(2e11, 3.2e12/12) = 2e11 (access-bound). Job C: racks 2-3 with 24 members per rack on leaves
+  // 0/1: its 24 flows up leaf 0 share with A's 12: 3.2e12/36 = 8.9e10 each, below access.
+  Bench b(make_spec(8, 200, 2, 64, 3.0));
+  const ClosPlan& plan = b.graph.plan();
+  REQUIRE(plan.leaf_of(0) == 0);
+  REQUIRE(plan.leaf_of(72 + 12) == 1);
+  SharedFabric net(*b.fabric, PhaseOverlap::ALIGNED, 1);
+  // A as a two-rack job whose rack-1 ranks sit on leaf 1.
+  net.set_job(0, two_rack_job(0, 12, 12, FlowPattern::RING));
+  net.resolve();
+  CHECK(net.component_size(0) == 1);
+  CHECK(net.factors(0)[0] == 1.0); // alone: today's figure, no solve
+  CHECK(net.solves() == 0);
+  // A job on other leaves (slots 24-47: leaves 2-3) shares nothing with A.
+  net.set_job(1, ring_job(2, 2, slots(24, 12), 1.0, 0.5, 2));
+  net.resolve();
+  CHECK(net.component_size(0) == 1);
+  CHECK(net.component_size(1) == 1);
+  // Job C: racks 2-3, ranks rack 2 slots 0-23 (leaves 0-1), rack 3 slots 24-47 (leaves 2-3); its ring
+  // (rank i <-> rank 24 + i) sends 12 flows each way through the bundles of leaves 0, 1, 2 and 3: alone
+  // 3.2e12/12 = 2.67e11 > 2e11, access-bound. A adds 12 flows each way on leaves 0 and 1: those four
+  // bundle halves carry 24 flows, 3.2e12/24 = 1.33e11 each, and every flow of A and C crosses one of
+  // them: both rings move at 1.33e11 against 2e11 alone, a factor 1.5 each. Equal local (1 s) and comm
+  // (0.5 s) times, aligned: their comm phases coincide every step (0.75 s each).
+  JobTraffic c;
+  for (int s = 0; s < 24; ++s) c.rank_gpus.push_back(2 * 72 + s);
+  for (int s = 0; s < 24; ++s) c.rank_gpus.push_back(3 * 72 + 24 + s);
+  c.local_s = 1.0;
+  c.phases.push_back({FlowPattern::RING, 2, 24, 0.5});
+  c.key = 3;
+  net.set_job(2, c);
+  const std::vector<int> changed = net.resolve();
+  CHECK(net.component_size(0) == 2);
+  CHECK(net.component_size(2) == 2);
+  CHECK(net.factors(0)[0] == Approx(1.5).epsilon(1e-9));
+  CHECK(net.factors(2)[0] == Approx(1.5).epsilon(1e-9));
+  CHECK(changed == std::vector<int>{0, 2});
+  // C leaves: A is alone again.
+  net.remove_job(2);
+  CHECK(net.resolve() == std::vector<int>{0});
+  CHECK(net.factors(0)[0] == 1.0);
+}
+
+TEST_CASE("ecmp_hash: a job alone moves at the pace of its most collided uplink", "[fabric][sharing][ecmp]") {
+  // Non-blocking 8-plane fabric (radix 64: 32 uplinks per leaf and plane; no bundle on routes, so the
+  // isolated probe gives each connection its GPU's 8 ports, 8c). Job: ranks 0-7 on rack 0 slots 0-7
+  // (leaf 0), ranks 8-15 on rack 1 slots 8-15 (leaf 1); pipeline sends r -> r + 8: 8 connections
+  // leaf 0 -> leaf 1. Hashed with 8 channels x 1 QP: 8 subflows per connection, subflow i on plane i,
+  // each pinned to one of the plane's 32 uplinks of leaf 0 and one of 32 downlinks of leaf 1. An
+  // access link (8c) carries 8 subflows: c each at most; an uplink carrying L subflows gives them c/L.
+  // The slowest subflow is on the most loaded up- or downlink (L_max, counted here from the hash), so
+  // τ = (Q/8)/(c/L_max) against Q/(8c) ideal: factor L_max. Two subflows hashed onto one uplink halve
+  // their rate (L_max = 2); a seed with L_max = 2 and one with 3 or more are both checked.
+  Bench b(make_spec(8, 200, 2, 64));
+  REQUIRE_FALSE(b.fabric->leaf_bundle_in_routes(0));
+  const JobTraffic t = two_rack_job(0, 8, 8, FlowPattern::PAIR);
+  std::set<int> seen;
+  for (std::uint64_t seed = 1; seed < 40 && seen.size() < 2; ++seed) {
+    std::map<std::tuple<int, int, int>, int> load; // (plane, uplink, direction) -> subflows
+    int l_max = 0;
+    for (int r = 0; r < 8; ++r) {
+      const int a = t.rank_gpus[static_cast<std::size_t>(r)], bb = t.rank_gpus[static_cast<std::size_t>(r + 8)];
+      for (int i = 0; i < 8; ++i) {
+        l_max = std::max(l_max, ++load[{i, static_cast<int>(ecmp_hash(seed, a, bb, i, 0) % 32), 0}]);
+        l_max = std::max(l_max, ++load[{i, static_cast<int>(ecmp_hash(seed, a, bb, i, 1) % 32), 1}]);
+      }
+    }
+    if (seen.contains(std::min(l_max, 3))) continue;
+    seen.insert(std::min(l_max, 3));
+    SharedFabric net(*b.fabric, PhaseOverlap::DUTY_CYCLE, 1, SharedRouting{true, 8, seed});
+    net.set_job(0, t);
+    net.resolve();
+    CHECK(net.component_size(0) == 1);
+    CHECK(net.factors(0)[0] == Approx(l_max).epsilon(1e-9));
+  }
+  CHECK(seen.contains(2));
+}
