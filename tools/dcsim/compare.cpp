@@ -183,6 +183,14 @@ MetricComparison compare_metric(const RunData& a, const RunData& b, const std::s
   const auto& va = values_of(a, job, metric);
   const auto& vb = values_of(b, job, metric);
   const bool pairs = paired && same_replicas(va, vb);
+  const auto finite = [](const std::map<long, double>& v) {
+    return std::all_of(v.begin(), v.end(), [](const auto& kv) { return !std::isinf(kv.second); });
+  };
+  if (!finite(va) || !finite(vb) || std::isinf(r.baseline.mean) || std::isinf(r.candidate.mean)) {
+    r.tested = false; // no t-test on infinities (the statistics library throws on them)
+    r.diff_ci95_low = r.diff_ci95_high = r.p_value = r.p_adjusted = NaN;
+    return r;
+  }
   const auto test = pairs ? sim::paired_t_test(values(va), values(vb)) : sim::welch_t_test(values(va), values(vb));
   r.tested = test.testable && r.baseline.present && r.candidate.present;
   std::tie(r.diff_ci95_low, r.diff_ci95_high) =
@@ -209,7 +217,6 @@ void holm_over_family(Comparison& c, const CompareSettings& settings) {
 
 void judge(MetricComparison& r, const CompareSettings& settings) {
   const bool can_fail = gated(settings, r);
-  const bool directional = r.better && *r.better != Better::NONE;
   if (!r.candidate.present) {
     r.verdict = "missing";
     r.regression = can_fail;
@@ -217,6 +224,19 @@ void judge(MetricComparison& r, const CompareSettings& settings) {
   }
   if (!r.baseline.present) {
     r.verdict = "new";
+    return;
+  }
+  const bool directional = r.better && *r.better != Better::NONE;
+  if (std::isinf(r.baseline.mean) || std::isinf(r.candidate.mean)) { // a certain change, or none
+    const double a = r.baseline.mean, b = r.candidate.mean;
+    if (a == b) {
+      r.verdict = "unchanged (infinite)";
+      return;
+    }
+    const bool worse = directional ? ((*r.better == Better::HIGHER && b < a) || (*r.better == Better::LOWER && b > a))
+                                   : gate_of(settings, r.metric) != nullptr;
+    r.regression = worse && can_fail;
+    r.verdict = r.regression ? "REGRESSION (infinite)" : directional ? (worse ? "worse (not gated)" : "improved") : "changed";
     return;
   }
   if (std::isnan(r.diff)) {
@@ -242,6 +262,16 @@ void judge(MetricComparison& r, const CompareSettings& settings) {
     r.verdict = directional ? (worse ? "worse (not gated)" : "improved") : "changed";
 }
 
+/// Why two runs' replicas cannot be paired.
+std::string seed_note(std::optional<long long> a, std::optional<long long> b) {
+  if (!a || !b)
+    return fmt::format("replicas cannot be paired: the {} scenario.json records no seed (the scenario gave no "
+                       "\"seed\" and the run no --seed), so replica i of each run did not provably draw the same "
+                       "random numbers; run both with the same --seed to pair them",
+                       !a && !b ? "baseline's and the candidate's" : !a ? "baseline's" : "candidate's");
+  return fmt::format("replicas cannot be paired: the runs have different seeds (baseline {}, candidate {})", *a, *b);
+}
+
 } // namespace
 
 Comparison compare_runs(const std::filesystem::path& baseline, const std::filesystem::path& candidate,
@@ -254,10 +284,10 @@ Comparison compare_runs(const std::filesystem::path& baseline, const std::filesy
   c.gates = settings.gates;
   const bool shared_seed = a.seed && b.seed && *a.seed == *b.seed;
   if (settings.test == TestChoice::PAIRED && !shared_seed)
-    throw std::runtime_error(fmt::format("--test paired: the runs do not share a seed (baseline {}, candidate {})",
-                                         a.seed ? std::to_string(*a.seed) : "unknown",
-                                         b.seed ? std::to_string(*b.seed) : "unknown"));
+    throw std::runtime_error("--test paired: " + seed_note(a.seed, b.seed));
   const bool paired = settings.test != TestChoice::WELCH && shared_seed;
+  if (settings.test == TestChoice::AUTO && !shared_seed)
+    c.pairing_note = seed_note(a.seed, b.seed);
   auto order = a.order;
   for (const auto& key : b.order)
     if (!a.summary.count(key)) order.push_back(key);
@@ -326,6 +356,7 @@ std::string comparison_table(const Comparison& c) {
         std::isnan(r.diff_frac) ? std::string("-") : fmt::format("{:+.2f}%", r.diff_frac * 100),
         std::isnan(r.p_adjusted) ? std::string("-") : fmt::format("{:.2g}", r.p_adjusted), r.verdict);
   }
+  if (!c.pairing_note.empty()) out += "note: " + c.pairing_note + "; Welch's test was used\n";
   int undeclared = 0;
   for (const auto& r : c.rows)
     if (!r.better) ++undeclared;
@@ -368,6 +399,7 @@ std::string comparison_json(const Comparison& c) {
                  {"gates", gates},
                  {"family", c.family},
                  {"regressions", c.regressions},
+                 {"pairing_note", c.pairing_note},
                  {"rows", rows}};
   return out.dump(1) + "\n";
 }
@@ -382,7 +414,9 @@ std::string exact_differences(const std::filesystem::path& baseline, const std::
   for (const std::string& name : listed_output_files(baseline)) {
     if (name == RUN_FILE) continue; // provenance: its date and host differ by design
     const auto a = read(baseline / name), b = read(candidate / name);
-    if (!b)
+    if (!a)
+      out += fmt::format("{}: listed in the baseline's {} but unreadable\n", name, COMPLETE_FILE);
+    else if (!b)
       out += fmt::format("{}: missing from the candidate\n", name);
     else if (*a != *b)
       out += fmt::format("{}: differs ({} and {} bytes)\n", name, a->size(), b->size());
@@ -433,8 +467,18 @@ int compare_command(const CompareOptions& o) {
     }
   }
   if (o.exact) {
-    const std::string diff = exact_differences(o.baseline_dir, o.candidate_dir);
-    std::cout << (diff.empty() ? "identical: every output file is byte for byte the same\n" : diff);
+    std::string diff;
+    try {
+      diff = exact_differences(o.baseline_dir, o.candidate_dir);
+    } catch (const std::exception& e) {
+      std::cerr << "dcsim compare --exact: " << e.what() << "\n";
+      return 2;
+    }
+    const auto lines = std::count(diff.begin(), diff.end(), '\n');
+    std::cout << (diff.empty() ? "identical: every output file is byte for byte the same\n"
+                               : diff + fmt::format("{} file{} differ{}: not identical (exit 1)\n", lines,
+                                                    lines == 1 ? "" : "s", lines == 1 ? "s" : ""))
+              << std::flush;
     return diff.empty() ? 0 : 1;
   }
   Comparison c;
