@@ -62,18 +62,29 @@ TempDir::TempDir(const std::filesystem::path& parent, const std::string& prefix)
     throw std::runtime_error(fmt::format("cannot create {}: {}", pattern, std::strerror(errno)));
   path_ = buffer.data();
   register_cleanup(path_);
-  const std::string marker = (path_ / TEMP_MARKER_FILE).string();
-  lock_fd_ = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  const std::string text = marker_text(::getpid());
-  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0 ||
-      ::write(lock_fd_, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+  lock_fd_ = plant_owner_marker(path_);
+  if (lock_fd_ < 0) {
     const std::string why = std::strerror(errno);
-    if (lock_fd_ >= 0) ::close(lock_fd_);
     unregister_cleanup(path_);
     std::error_code ignored;
     std::filesystem::remove_all(path_, ignored);
-    throw std::runtime_error(fmt::format("cannot create {}: {}", marker, why));
+    throw std::runtime_error(fmt::format("cannot create {}: {}", (path_ / TEMP_MARKER_FILE).string(), why));
   }
+}
+
+int plant_owner_marker(const std::filesystem::path& dir) {
+  const std::string marker = (dir / TEMP_MARKER_FILE).string();
+  const int fd = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return -1;
+  const std::string text = marker_text(::getpid());
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0 || ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+    const int saved = errno;
+    ::close(fd);
+    ::unlink(marker.c_str());
+    errno = saved;
+    return -1;
+  }
+  return fd;
 }
 
 TempDir::~TempDir() {
@@ -85,11 +96,6 @@ TempDir::~TempDir() {
   }
   if (lock_fd_ >= 0) ::close(lock_fd_);
   lock_fd_ = -1;
-}
-
-void TempDir::remove_marker() {
-  std::error_code ignored;
-  std::filesystem::remove(path_ / TEMP_MARKER_FILE, ignored);
 }
 
 void TempDir::release() {

@@ -44,9 +44,6 @@ public:
   TempDir& operator=(const TempDir&) = delete;
 
   const std::filesystem::path& path() const { return path_; }
-  /// Removes the owner marker (before the folder is renamed into place: it is not an output). The lock
-  /// stays held until release or destruction.
-  void remove_marker();
   /// The folder is no longer this object's (it was renamed into place): neither removed nor cleaned.
   void release();
 
@@ -55,6 +52,11 @@ private:
   int lock_fd_ = -1;
   bool owned_ = true;
 };
+
+/// Creates this process's owner marker in `dir` (O_EXCL|O_NOFOLLOW) and locks it: a folder about to take
+/// a temporary name (an earlier run's outputs being replaced) becomes reclaimable if the process dies
+/// before removing it. Returns the locked descriptor (close it once the folder is gone), or -1.
+int plant_owner_marker(const std::filesystem::path& dir);
 
 /// Removes the folders PARENT/PREFIX<pid>-* that this program provably left (see above) and that were
 /// last modified at least `min_age_s` ago. Returns how many were removed; anything else stays.

@@ -299,7 +299,8 @@ TEST_CASE("an output folder that cannot be written is reported before anything i
   r = timed(fmt::format("{} run {} --out {} 2>&1", dcsim_binary(), scenario, shell_quote((dir / "mine").string())),
             elapsed_s);
   CHECK(r.exit_code == 2);
-  CHECK(r.output.find("holds \"notes.txt\", which is not a dcsim output") != std::string::npos);
+  CHECK(r.output.find("holds \"notes.txt\", which is not listed in its complete.json as dcsim outputs") !=
+        std::string::npos);
   CHECK(fs::exists(dir / "mine" / "notes.txt"));
   CHECK(elapsed_s < 1.0);
   if (::geteuid() != 0) { // permissions do not stop root

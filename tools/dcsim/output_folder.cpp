@@ -54,7 +54,7 @@ std::string replace_problem(const fs::path& target) {
   // Only what the folder's own manifest (complete.json) lists is dcsim's to replace, plus the files
   // dcsim writes beside it (the marker, run.json, report.html). Without a manifest, only those.
   std::vector<std::string> ours = manifest(target).value_or(std::vector<std::string>{});
-  for (const char* name : {COMPLETE_FILE, RUN_FILE, "report.html"})
+  for (const char* name : {COMPLETE_FILE, RUN_FILE, "report.html", sim::TEMP_MARKER_FILE})
     ours.emplace_back(name);
   std::vector<std::string> foreign;
   for (const auto& e : fs::directory_iterator(target, ec)) {
@@ -119,26 +119,44 @@ OutputFolder::OutputFolder(const fs::path& target, bool replace) {
 OutputFolder::~OutputFolder() = default;
 
 void OutputFolder::publish() {
+  // Every folder that takes a temporary name holds an owner marker until it is gone (a kill at any
+  // moment leaves it reclaimable); the published folder's marker is removed once it is in place (a kill
+  // before that leaves a marker there, which replace_problem and the completion listing ignore).
   const fs::path staging = staging_->path();
-  staging_->remove_marker(); // not an output
+  const fs::path published_marker = target_ / sim::TEMP_MARKER_FILE;
   auto fail = [&](const char* what) {
     throw std::runtime_error(
         fmt::format("{}: cannot rename {} into place ({}): {}", target_.string(), staging.string(), what, std::strerror(errno)));
   };
+  std::error_code ignored;
   if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE) == 0) {
     staging_->release();
+    fs::remove(published_marker, ignored);
     return;
   }
   const bool unsupported = errno == EINVAL || errno == ENOSYS;
   if (!unsupported && errno != EEXIST) fail("rename");
+  fs::remove(published_marker, ignored); // a marker left in the earlier run's folder by a killed run
+  const int old_lock = sim::plant_owner_marker(target_); // the earlier run, about to take a temporary name
+  struct Unlock {
+    int fd;
+    ~Unlock() {
+      if (fd >= 0) ::close(fd);
+    }
+  } unlock{old_lock};
   if (!unsupported) {
     if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) == 0) {
-      std::error_code ignored; // now holds the earlier run: its marker first, so that no part of it
-      std::filesystem::remove(staging / COMPLETE_FILE, ignored); // left by a kill looks complete
+      fs::remove(published_marker, ignored);
+      // The temporary name now holds the earlier run: its completion marker first, so that no part of
+      // it left by a kill looks complete.
+      fs::remove(staging / COMPLETE_FILE, ignored);
       staging_.reset(); // removes the rest
       return;
     }
-    if (errno != EINVAL && errno != ENOSYS) fail("exchange");
+    if (errno != EINVAL && errno != ENOSYS) {
+      fs::remove(published_marker, ignored);
+      fail("exchange");
+    }
   }
   // No atomic exchange here: the earlier folder aside first (a kill in between leaves no target, never a mix).
   const fs::path aside = staging.string() + "-old";
@@ -147,6 +165,7 @@ void OutputFolder::publish() {
   if (had_target && ::rename(target_.c_str(), aside.c_str()) != 0) fail("rename aside");
   if (::rename(staging.c_str(), target_.c_str()) != 0) fail("rename");
   staging_->release();
+  fs::remove(published_marker, ignored);
   if (had_target) {
     fs::remove(aside / COMPLETE_FILE, ec);
     fs::remove_all(aside, ec);

@@ -17,7 +17,9 @@
 // lists plus complete.json, run.json and report.html: it is replaced whole, so no stale report is left
 // beside new outputs, and a file dcsim did not write (a notes.txt, a sub-folder) is never deleted: the
 // run refuses, naming it. Stale temporary folders are reclaimed only as sim::reclaim_stale_dirs allows
-// (an owner marker and its free lock), never by their name.
+// (an owner marker and its free lock), never by their name: the staging folder holds its TempDir's
+// marker, and an earlier run's folder gets one (sim::plant_owner_marker) before it takes the temporary
+// name in the exchange, so a kill at any moment leaves only reclaimable folders.
 #pragma once
 
 #include "sim/temp_dir.hpp"
