@@ -270,6 +270,8 @@ std::string Problems::format(std::string_view file) const {
     const Problem& p = list_[i];
     std::string pointer = p.pointer.empty() ? "/" : p.pointer;
     if (pointer.size() > POINTER_LIMIT) pointer = pointer.substr(0, utf8_cut(pointer, POINTER_LIMIT - 3)) + "...";
+    for (char& c : pointer) // a key holding a newline must not start a line of its own
+      if ((c >= 0 && c < 0x20) || c == 0x7F) c = '?';
     out += fmt::format("{}: {}: {}", file, pointer, p.message);
     if (!p.got.empty()) out += fmt::format(" (got {})", p.got);
     out += '\n';
