@@ -113,17 +113,4 @@ std::string CsvTable::text() const {
   return out;
 }
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
-  const std::filesystem::path tmp = path.string() + fmt::format(".tmp-{}", ::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw std::runtime_error(fmt::format("{}: cannot open for writing", tmp.string()));
-  const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed) {
-    std::filesystem::remove(tmp);
-    throw std::runtime_error(fmt::format("{}: write failed", tmp.string()));
-  }
-  std::filesystem::rename(tmp, path);
-}
-
 } // namespace dcsim::sim

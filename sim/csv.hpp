@@ -6,6 +6,8 @@
 // when they contain a comma, quote or newline (RFC 4180).
 #pragma once
 
+#include "sim/temp_dir.hpp" // write_file_atomically
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -66,8 +68,5 @@ private:
   std::size_t rows_ = 0;
 };
 
-/// Writes `content` to `path` through a temporary file in the same directory, renamed on success:
-/// a reader never sees a partially written file under the final name.
-void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
 } // namespace dcsim::sim

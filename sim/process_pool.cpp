@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <new>
 #include <stdexcept>
 #include <thread>
 
@@ -117,6 +118,10 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
           if (!file) code = EXIT_RESULT_UNWRITTEN;
         } catch (const NoProgress& e) {
           std::ofstream(error_path(index)) << e.what();
+          code = EXIT_TASK_NO_PROGRESS;
+        } catch (const std::bad_alloc&) { // a clear error, never an abort; its caller's exit code is 3
+          std::ofstream(error_path(index)) << "out of memory (std::bad_alloc): the task needs more memory than "
+                                              "this process may use";
           code = EXIT_TASK_NO_PROGRESS;
         } catch (const std::exception& e) {
           std::ofstream(error_path(index)) << e.what();

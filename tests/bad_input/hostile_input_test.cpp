@@ -217,7 +217,7 @@ TEST_CASE("hostile input: trace files must lie inside the scenario's folder, err
           file + ": /jobs/0/demand_trace_file: " + outside + " (got \"" + name + "\")\n");
   // With the flag, the file is read, but its cells are quoted only when short printable ASCII.
   CHECK(errors_with({service + R"("demand_trace_file": "../secret.csv"})"}, file, {true}) ==
-        file + ": /jobs/0/demand_trace_file: ../secret.csv line 2: demand_tokens_per_s must be a number "
+        file + ": /jobs/0/demand_trace_file: ../secret.csv line 2: demand_tokens_per_s must be a finite number "
                "(got \"SECRET-VALUE\")\n");
   CHECK(errors_with({service + R"("demand_trace_file": "/etc/passwd"})"}, file, {true})
             .find("/etc/passwd line 1: the header must be time_h,demand_tokens_per_s\n") != std::string::npos);
@@ -227,8 +227,8 @@ TEST_CASE("hostile input: trace files must lie inside the scenario's folder, err
                                      << "\n2,\x1b[31m\n";
   CHECK(errors_with({service + R"("demand_trace_file": "d.csv"})"}, file) ==
         file + ": /jobs/0/demand_trace_file: d.csv line 3: expected two fields: time_h,demand_tokens_per_s\n" +
-        file + ": /jobs/0/demand_trace_file: d.csv line 4: demand_tokens_per_s must be a number\n" + file +
-        ": /jobs/0/demand_trace_file: d.csv line 5: demand_tokens_per_s must be a number\n");
+        file + ": /jobs/0/demand_trace_file: d.csv line 4: demand_tokens_per_s must be a finite number\n" + file +
+        ": /jobs/0/demand_trace_file: d.csv line 5: demand_tokens_per_s must be a finite number\n");
   // A FIFO is refused at once instead of waiting for a writer.
   REQUIRE(::mkfifo((dir / "s" / "fifo.csv").c_str(), 0600) == 0);
   CHECK(errors_with({service + R"("demand_trace_file": "fifo.csv"})"}, file) ==

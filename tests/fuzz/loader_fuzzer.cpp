@@ -2,8 +2,10 @@
 // `dcsim validate` does, without building or simulating anything. Built by -DDCSIM_FUZZ=ON with clang
 // (tools/fuzz). Besides the sanitizers' reports, the harness aborts when the loader breaks its contract:
 // a rejected input must come with at least one problem, every line of which is located
-// ("FILE: /pointer: ..." or "FILE: line L, column C: ..." or "FILE: --set ...").
+// ("FILE: /pointer: ..." or "FILE: line L, column C: ..." or "FILE: --set ..."); an accepted scenario's
+// resource estimate (tools/dcsim/resource_budget.hpp) must be defined (not NaN, not negative).
 #include "tests/fuzz/fuzz_input.hpp"
+#include "tools/dcsim/resource_budget.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
 #include <cstdint>
@@ -27,6 +29,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto loaded = dcsim::tools::load_scenario_text(input.text, FILE_LABEL, input.sets);
   if (loaded.scenario) {
     if (!loaded.errors.empty()) contract_broken("a scenario was returned with errors", loaded.errors);
+    // The resource estimate (run and sweep refuse over-budget scenarios with it) is defined for every
+    // accepted scenario: never NaN, never negative.
+    const auto estimate = dcsim::tools::estimate_resources(*loaded.scenario, 2);
+    if (!(estimate.bytes >= 0) || !(estimate.events_per_replica >= 0) || estimate.main_key.empty())
+      contract_broken("the resource estimate is undefined", estimate.main_reason);
     return 0;
   }
   if (loaded.errors.empty()) contract_broken("rejected without a message", loaded.errors);

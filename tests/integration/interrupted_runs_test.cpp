@@ -114,7 +114,14 @@ TEST_CASE("a run whose failure rate stops simulated time exits 3 within seconds,
   // keep failing): 1,152 GPUs fail every 75 ns of simulated time on average. Without the watchdog the
   // replica would fire ~10^13 events; it is stopped after 10^6 events that moved the clock ~66 s.
   const fs::path dir = test::fresh_test_dir("watchdog");
-  const std::string absurd = "--set failures.modes.2.rate_per_gpu_day=1e6 --replicas 2 -j 2";
+  // The memory budget refuses it up front (~1.8e10 failures per replica), exit 3 naming the mode...
+  const auto refused = run_shell(fmt::format("{} run {} --set failures.modes.2.rate_per_gpu_day=1e6 --out {} 2>&1",
+                                             dcsim_binary(), shell_quote(source_path("scenarios/default.json")),
+                                             shell_quote((dir / "run").string())));
+  CHECK(refused.exit_code == 3);
+  CHECK(refused.output.find(": /failures/modes/2: about 1.8e+10 failures per replica") != std::string::npos);
+  // ...and with the budget lifted, the watchdog stops what the estimate would have missed.
+  const std::string absurd = "--set failures.modes.2.rate_per_gpu_day=1e6 --replicas 2 -j 2 --memory-budget-gb 1e9";
   const auto t0 = std::chrono::steady_clock::now();
   const auto run = run_shell(fmt::format("{} run {} {} --out {} 2>&1", dcsim_binary(),
                                          shell_quote(source_path("scenarios/default.json")), absurd,
@@ -131,7 +138,7 @@ TEST_CASE("a run whose failure rate stops simulated time exits 3 within seconds,
 
   // In a sweep: the point that cannot progress is named; exit 3 as well.
   const auto sweep = run_shell(fmt::format("{} sweep {} --vary failures.modes.2.rate_per_gpu_day=7.1e-5,1e6 "
-                                           "--replicas 1 -j 2 -q --out {} 2>&1",
+                                           "--replicas 1 -j 2 -q --memory-budget-gb 1e9 --out {} 2>&1",
                                            dcsim_binary(), shell_quote(source_path("scenarios/default.json")),
                                            shell_quote((dir / "sweep").string())));
   INFO(sweep.output);
@@ -299,7 +306,8 @@ TEST_CASE("an output folder that cannot be written is reported before anything i
   r = timed(fmt::format("{} run {} --out {} 2>&1", dcsim_binary(), scenario, shell_quote((dir / "mine").string())),
             elapsed_s);
   CHECK(r.exit_code == 2);
-  CHECK(r.output.find("holds \"notes.txt\", which is not a dcsim output") != std::string::npos);
+  CHECK(r.output.find("holds \"notes.txt\", which is not listed in its complete.json as dcsim outputs") !=
+        std::string::npos);
   CHECK(fs::exists(dir / "mine" / "notes.txt"));
   CHECK(elapsed_s < 1.0);
   if (::geteuid() != 0) { // permissions do not stop root

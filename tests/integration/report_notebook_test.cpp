@@ -532,9 +532,10 @@ TEST_CASE("sweep report lists the points --skip-invalid skipped, and a Pareto fr
   for (const auto& row : sweep_csv.rows)
     if (row[*sweep_csv.column("job")] == "cluster" && row[*sweep_csv.column("metric")] == "cost_total_usd")
       CHECK(cost.find(fmt::format("data-x=\"{:.6g}\"", std::stod(row[*sweep_csv.column("mean")]))) != std::string::npos);
-  // Running the sweep again removes the report of the earlier sweep.csv.
+  // Running the sweep again (--force: the folder holds an earlier sweep) removes the report of the earlier
+  // sweep.csv.
   REQUIRE(fs::exists(sweep / "report.html"));
-  r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 --set 'cost={{}}' -j 2 -q --out {} 2>&1",
+  r = run_shell(fmt::format("{} sweep {} --vary cluster.racks=10,18,20 --skip-invalid --set replicas=2 --set 'cost={{}}' -j 2 -q --force --out {} 2>&1",
                             dcsim_binary(), shell_quote(source_path("scenarios/default.json")), shell_quote(sweep.string())));
   CHECK(r.exit_code == 0);
   CHECK_FALSE(fs::exists(sweep / "report.html"));

@@ -154,8 +154,8 @@ bool gated(const CompareSettings& settings, const MetricComparison& r) {
 }
 
 /// The 95% interval of mean(b) − mean(a), as the test that was run sees it (MetricComparison).
-std::pair<double, double> diff_interval(const std::vector<double>& a, const std::vector<double>& b, bool paired,
-                                        const sim::WelchResult& test) {
+std::pair<double, double> diff_interval(const std::vector<double>& a, const std::vector<double>& b,
+                                        bool paired, const sim::WelchResult& test) {
   if (!test.testable) return {NaN, NaN};
   if (paired) {
     std::vector<double> d;
@@ -184,7 +184,16 @@ MetricComparison compare_metric(const RunData& a, const RunData& b, const std::s
   const auto& va = values_of(a, job, metric);
   const auto& vb = values_of(b, job, metric);
   const bool pairs = paired && same_replicas(va, vb);
-  const auto test = pairs ? sim::paired_t_test(values(va), values(vb)) : sim::welch_t_test(values(va), values(vb));
+  const auto finite = [](const std::map<long, double>& v) {
+    return std::all_of(v.begin(), v.end(), [](const auto& kv) { return !std::isinf(kv.second); });
+  };
+  if (!finite(va) || !finite(vb) || std::isinf(r.baseline.mean) || std::isinf(r.candidate.mean)) {
+    r.tested = false; // no t-test on infinities (the statistics library throws on them)
+    r.diff_ci95_low = r.diff_ci95_high = r.p_value = r.p_adjusted = NaN;
+    return r;
+  }
+  const auto test =
+      pairs ? sim::paired_t_test(values(va), values(vb)) : sim::welch_t_test(values(va), values(vb));
   r.tested = test.testable && r.baseline.present && r.candidate.present;
   std::tie(r.diff_ci95_low, r.diff_ci95_high) =
       r.tested ? diff_interval(values(va), values(vb), pairs, test) : std::pair<double, double>{NaN, NaN};
@@ -210,7 +219,6 @@ void holm_over_family(Comparison& c, const CompareSettings& settings) {
 
 void judge(MetricComparison& r, const CompareSettings& settings) {
   const bool can_fail = gated(settings, r);
-  const bool directional = r.better && *r.better != Better::NONE;
   if (!r.candidate.present) {
     r.verdict = "missing";
     r.regression = can_fail;
@@ -220,18 +228,36 @@ void judge(MetricComparison& r, const CompareSettings& settings) {
     r.verdict = "new";
     return;
   }
+  const bool directional = r.better && *r.better != Better::NONE;
+  if (std::isinf(r.baseline.mean) || std::isinf(r.candidate.mean)) { // a certain change, or none
+    const double a = r.baseline.mean, b = r.candidate.mean;
+    if (a == b) {
+      r.verdict = "unchanged (infinite)";
+      return;
+    }
+    const bool worse = directional
+                           ? ((*r.better == Better::HIGHER && b < a) || (*r.better == Better::LOWER && b > a))
+                           : gate_of(settings, r.metric) != nullptr;
+    r.regression = worse && can_fail;
+    r.verdict = r.regression  ? "REGRESSION (infinite)"
+                : directional ? (worse ? "worse (not gated)" : "improved")
+                              : "changed";
+    return;
+  }
   if (std::isnan(r.diff)) {
-    r.verdict = std::isnan(r.baseline.mean) && std::isnan(r.candidate.mean) ? "undefined" : "undefined on one side";
+    r.verdict =
+        std::isnan(r.baseline.mean) && std::isnan(r.candidate.mean) ? "undefined" : "undefined on one side";
     return;
   }
   const Gate* gate = gate_of(settings, r.metric);
-  const double allowed = !gate             ? settings.tolerance_frac * std::fabs(r.baseline.mean)
+  const double allowed = !gate            ? settings.tolerance_frac * std::fabs(r.baseline.mean)
                          : gate->relative ? gate->tolerance * std::fabs(r.baseline.mean)
                                           : gate->tolerance;
   const bool beyond = std::fabs(r.diff) > allowed;
   const bool significant = r.tested && r.p_adjusted < COMPARE_ALPHA;
   // A gated metric without a direction fails on a change either way.
-  const bool worse = directional ? ((*r.better == Better::HIGHER && r.diff < 0) || (*r.better == Better::LOWER && r.diff > 0))
+  const bool worse = directional ? ((*r.better == Better::HIGHER && r.diff < 0) ||
+                                    (*r.better == Better::LOWER && r.diff > 0))
                                  : gate != nullptr;
   if (!beyond)
     r.verdict = "within tolerance";
@@ -241,6 +267,20 @@ void judge(MetricComparison& r, const CompareSettings& settings) {
     r.verdict = "REGRESSION", r.regression = true;
   else
     r.verdict = directional ? (worse ? "worse (not gated)" : "improved") : "changed";
+}
+
+/// Why two runs' replicas cannot be paired.
+std::string seed_note(std::optional<long long> a, std::optional<long long> b) {
+  if (!a || !b)
+    return fmt::format(
+        "replicas cannot be paired: the {} scenario.json records no seed (the scenario gave no "
+        "\"seed\" and the run no --seed), so replica i of each run did not provably draw the same "
+        "random numbers; run both with the same --seed to pair them",
+        !a && !b ? "baseline's and the candidate's"
+        : !a     ? "baseline's"
+                 : "candidate's");
+  return fmt::format("replicas cannot be paired: the runs have different seeds (baseline {}, candidate {})",
+                     *a, *b);
 }
 
 } // namespace
@@ -255,10 +295,9 @@ Comparison compare_runs(const std::filesystem::path& baseline, const std::filesy
   c.gates = settings.gates;
   const bool shared_seed = a.seed && b.seed && *a.seed == *b.seed;
   if (settings.test == TestChoice::PAIRED && !shared_seed)
-    throw std::runtime_error(fmt::format("--test paired: the runs do not share a seed (baseline {}, candidate {})",
-                                         a.seed ? std::to_string(*a.seed) : "unknown",
-                                         b.seed ? std::to_string(*b.seed) : "unknown"));
+    throw std::runtime_error("--test paired: " + seed_note(a.seed, b.seed));
   const bool paired = settings.test != TestChoice::WELCH && shared_seed;
+  if (settings.test == TestChoice::AUTO && !shared_seed) c.pairing_note = seed_note(a.seed, b.seed);
   auto order = a.order;
   for (const auto& key : b.order)
     if (!a.summary.count(key)) order.push_back(key);
@@ -279,7 +318,8 @@ std::string gates_text(const Comparison& c) {
   if (c.gates.empty()) return fmt::format("tolerance {:g}% of the baseline mean", c.tolerance_frac * 100);
   std::string out = "gates:";
   for (const auto& g : c.gates)
-    out += g.relative ? fmt::format(" {} {:g}%", g.metric, g.tolerance * 100) : fmt::format(" {} {:g}", g.metric, g.tolerance);
+    out += g.relative ? fmt::format(" {} {:g}%", g.metric, g.tolerance * 100)
+                      : fmt::format(" {} {:g}", g.metric, g.tolerance);
   return out;
 }
 
@@ -288,7 +328,8 @@ std::string gates_text(const Comparison& c) {
 Gate parse_gate(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-    throw std::invalid_argument(fmt::format("--metric must be NAME=TOLERANCE, e.g. goodput_frac=0.005 or goodput_frac=1% (got {})", text));
+    throw std::invalid_argument(fmt::format(
+        "--metric must be NAME=TOLERANCE, e.g. goodput_frac=0.005 or goodput_frac=1% (got {})", text));
   Gate g;
   g.metric = text.substr(0, eq);
   std::string tol = text.substr(eq + 1);
@@ -304,7 +345,9 @@ Gate parse_gate(const std::string& text) {
     used = 0;
   }
   if (used != tol.size() || !std::isfinite(v) || v < 0)
-    throw std::invalid_argument(fmt::format("--metric {}: the tolerance must be a number >= 0, or a percentage (got {})", g.metric, text.substr(eq + 1)));
+    throw std::invalid_argument(
+        fmt::format("--metric {}: the tolerance must be a number >= 0, or a percentage (got {})", g.metric,
+                    text.substr(eq + 1)));
   g.tolerance = g.relative ? v / 100 : v;
   return g;
 }
@@ -327,6 +370,7 @@ std::string comparison_table(const Comparison& c) {
         std::isnan(r.diff_frac) ? std::string("-") : fmt::format("{:+.2f}%", r.diff_frac * 100),
         std::isnan(r.p_adjusted) ? std::string("-") : fmt::format("{:.2g}", r.p_adjusted), r.verdict);
   }
+  if (!c.pairing_note.empty()) out += "note: " + c.pairing_note + "; Welch's test was used\n";
   int undeclared = 0;
   for (const auto& r : c.rows)
     if (!r.better) ++undeclared;
@@ -369,6 +413,7 @@ std::string comparison_json(const Comparison& c) {
                  {"gates", gates},
                  {"family", c.family},
                  {"regressions", c.regressions},
+                 {"pairing_note", c.pairing_note},
                  {"rows", rows}};
   return out.dump(1) + "\n";
 }
@@ -383,7 +428,9 @@ std::string exact_differences(const std::filesystem::path& baseline, const std::
   for (const std::string& name : listed_output_files(baseline)) {
     if (name == RUN_FILE) continue; // provenance: its date and host differ by design
     const auto a = read(baseline / name), b = read(candidate / name);
-    if (!b)
+    if (!a)
+      out += fmt::format("{}: listed in the baseline's {} but unreadable\n", name, COMPLETE_FILE);
+    else if (!b)
       out += fmt::format("{}: missing from the candidate\n", name);
     else if (*a != *b)
       out += fmt::format("{}: differs ({} and {} bytes)\n", name, a->size(), b->size());
@@ -454,8 +501,19 @@ int compare_command(const CompareOptions& o) {
     return 2;
   }
   if (o.exact) {
-    const std::string diff = exact_differences(o.baseline_dir, o.candidate_dir);
-    std::cout << (diff.empty() ? "identical: every output file is byte for byte the same\n" : diff);
+    std::string diff;
+    try {
+      diff = exact_differences(o.baseline_dir, o.candidate_dir);
+    } catch (const std::exception& e) {
+      std::cerr << "dcsim compare --exact: " << e.what() << "\n";
+      return 2;
+    }
+    const auto lines = std::count(diff.begin(), diff.end(), '\n');
+    std::cout << (diff.empty() ? "identical: every output file is byte for byte the same\n"
+                               : diff + fmt::format("{} file{} differ{}: not identical (exit {})\n", lines,
+                                                    lines == 1 ? "" : "s", lines == 1 ? "s" : "",
+                                                    COMPARE_EXIT_REGRESSION))
+              << std::flush;
     return diff.empty() ? 0 : COMPARE_EXIT_REGRESSION;
   }
   Comparison c;
@@ -466,7 +524,8 @@ int compare_command(const CompareOptions& o) {
     return 2;
   }
   for (const auto& g : settings.gates) {
-    const bool known = std::any_of(c.rows.begin(), c.rows.end(), [&](const auto& r) { return r.metric == g.metric; });
+    const bool known =
+        std::any_of(c.rows.begin(), c.rows.end(), [&](const auto& r) { return r.metric == g.metric; });
     if (!known) {
       std::cerr << fmt::format("dcsim compare: --metric {}: no such metric in either run\n", g.metric);
       return 2;

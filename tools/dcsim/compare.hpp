@@ -20,6 +20,11 @@
 // tolerance (without a gate: `tolerance_frac` × |baseline mean|); its adjusted p-value is < α. A metric
 // that can fail, present in the baseline and absent from the candidate, is a regression too (outputs are
 // never renamed). Fewer than 2 replicas on either side: no test, never a regression.
+// Infinite values: a metric whose replicas hold ±inf is not tested (no t-test on infinities); when its
+// means differ and either is infinite, the change is certain: REGRESSION if it can fail and moved the
+// worse way (verdict "REGRESSION (infinite)"), else improved/changed. Equal infinite means: unchanged.
+// Pairing needs both runs' scenario.json to record the same seed: when one records none (the scenario
+// gave no "seed" and the run no --seed), the table says so and Welch's test is used.
 // Exact mode (`--exact`): the outputs must be byte-identical (every file the baseline's completion
 // marker lists, but for run.json); for byte-deterministic outputs (same scenario, seed and dcsim).
 // Exit code (distinct, so CI can tell a worse candidate from a broken job): 0 no regression;
@@ -90,6 +95,8 @@ struct Comparison {
   std::vector<MetricComparison> rows; ///< baseline order, then metrics new in the candidate
   int family = 0;                     ///< metrics that can fail, tested (Holm's m)
   int regressions = 0;
+  /// Why replicas were not paired when --test auto could not pair them ("" when paired or --test welch).
+  std::string pairing_note;
 };
 
 /// Reads both directories (summary.csv and replicas.csv) and compares them. Throws std::runtime_error on

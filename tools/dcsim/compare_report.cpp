@@ -149,7 +149,8 @@ std::string compare_report_html(const Comparison& c) {
       "</section>\n",
       escape(c.baseline_dir), escape(c.candidate_dir),
       c.paired ? "paired t-test (the runs share their seed: replica i of each drew the same random numbers)"
-               : "Welch's t-test (independent runs)",
+               : "Welch's t-test (independent runs)" +
+                     (c.pairing_note.empty() ? std::string() : " — " + escape(c.pairing_note)),
       gates.empty() ? fmt::format("Tolerance {:g}% of the baseline mean for every metric with a direction",
                                   c.tolerance_frac * 100)
                     : "Gates: " + escape(gates),

@@ -77,6 +77,9 @@ struct Cli {
 };
 
 const char* const OUTSIDE_HELP = "let trace files named by the scenario lie outside its folder";
+const char* const MEMORY_BUDGET_HELP =
+    "memory a run (or a sweep's plan) may need, GB, estimated before it starts (default: half this machine's "
+    "memory or address-space limit); over it: exit 3 naming the key";
 
 void add_run(Cli& c) {
   c.run_cmd = c.app.add_subcommand("run", "run a scenario's replicas and write CSV outputs");
@@ -101,6 +104,7 @@ void add_run(Cli& c) {
       ->check(CLI::PositiveNumber);
   c.run_cmd->add_flag("--ci-target-soft", c.run.ci_target_soft,
                       "an unmet --ci-target warns and exits 0 (default: exit 4)");
+  c.run_cmd->add_option("--memory-budget-gb", c.run.memory_budget_gb, MEMORY_BUDGET_HELP)->check(CLI::PositiveNumber);
   c.run_cmd->add_flag("--force", c.run.force,
                       "replace an earlier run's outputs in the output folder (the whole folder)");
 }
@@ -125,6 +129,11 @@ void add_sweep(Cli& c) {
       ->check(CLI::PositiveNumber);
   c.sweep_cmd->add_option("--set", c.sweep.overrides,
                           "override a key of every point: key.path=value (repeatable)");
+  c.sweep_cmd->add_option("--memory-budget-gb", c.sweep.memory_budget_gb, MEMORY_BUDGET_HELP)
+      ->check(CLI::PositiveNumber);
+  c.sweep_cmd->add_flag("--force", c.sweep.force,
+                        "run into a folder holding an earlier sweep's outputs (its points are replaced, "
+                        "files dcsim did not write are never deleted)");
   c.sweep_cmd->add_flag("--resume", c.sweep.resume,
                         "skip points whose outputs are complete (see complete.json)");
   c.sweep_cmd->add_flag("-q,--quiet", c.sweep.quiet, "no progress on stderr");
@@ -330,6 +339,13 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   dcsim::sim::install_interrupt_handlers();
-  if (const int code = dispatch_simulations(c, argc, argv); code >= 0) return code;
-  return dispatch_others(c);
+  try {
+    if (const int code = dispatch_simulations(c, argc, argv); code >= 0) return code;
+    return dispatch_others(c);
+  } catch (const std::bad_alloc&) { // wherever it came from: a clear message, never an abort
+    dcsim::sim::die_if_interrupted();
+    std::cerr << "dcsim: out of memory (std::bad_alloc): the scenario or sweep needs more memory than this "
+                 "process may use (see --memory-budget-gb and README's Limits); nothing was written\n";
+    return dcsim::tools::EXIT_NO_PROGRESS;
+  }
 }

@@ -4,10 +4,12 @@
 #include "tools/dcsim/outputs.hpp"
 #include "tools/dcsim/provenance.hpp"
 #include "tools/dcsim/runner.hpp"
+#include "tools/dcsim/scenario_file.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -28,29 +30,50 @@ std::string staging_prefix(const fs::path& target) {
   return "." + target.filename().string() + ".tmp-";
 }
 
-/// Why an existing `target` must not be replaced, or "".
-std::string not_replaceable(const fs::path& target) {
-  std::error_code ec;
-  if (!fs::is_directory(target, ec)) return "exists and is not a folder";
-  if (fs::exists(target / COMPLETE_FILE, ec)) return {};
-  std::vector<std::string> known = {SCENARIO_DOCUMENT_FILE, COMPLETE_FILE, RUN_FILE, "report.html"};
-  for (const sim::CsvSchema* schema : {&summary_schema(), &replicas_schema(), &ledger_schema(), &causes_schema(),
-                                       &events_schema(), &timeseries_schema(), &racks_schema()})
-    known.push_back(schema->name);
-  for (const auto& e : fs::directory_iterator(target, ec)) {
-    const std::string name = e.path().filename().string();
-    const bool ours = e.is_regular_file() && (std::find(known.begin(), known.end(), name) != known.end() ||
-                                              name.find(".tmp-") != std::string::npos);
-    if (!ours)
-      return fmt::format("holds \"{}\", which is not a dcsim output: dcsim replaces its output folder as a "
-                         "whole, so give a new folder or an earlier run's",
-                         name);
-  }
-  if (ec) return fmt::format("cannot be read: {}", ec.message());
-  return {};
+/// The names complete.json lists, or nullopt when there is no readable marker.
+std::optional<std::vector<std::string>> manifest(const fs::path& dir) {
+  std::string text;
+  if (!read_regular_file(dir / COMPLETE_FILE, MAX_INPUT_BYTES, text).empty()) return std::nullopt;
+  const sim::Json marker = sim::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (marker.is_discarded() || !marker.is_object() || !marker.contains("files") || !marker.at("files").is_array())
+    return std::nullopt;
+  std::vector<std::string> names;
+  for (const auto& f : marker.at("files"))
+    if (f.is_object() && f.contains("name") && f.at("name").is_string()) names.push_back(f.at("name").get<std::string>());
+  return names;
 }
 
 } // namespace
+
+std::string replace_problem(const fs::path& target) {
+  std::error_code ec;
+  const auto status = fs::symlink_status(target, ec);
+  if (ec || status.type() == fs::file_type::not_found) return {};
+  if (status.type() == fs::file_type::symlink) return "is a symbolic link: dcsim writes no output through a link";
+  if (status.type() != fs::file_type::directory) return "exists and is not a folder";
+  // Only what the folder's own manifest (complete.json) lists is dcsim's to replace, plus the files
+  // dcsim writes beside it (the marker, run.json, report.html). Without a manifest, only those.
+  std::vector<std::string> ours = manifest(target).value_or(std::vector<std::string>{});
+  for (const char* name : {COMPLETE_FILE, RUN_FILE, "report.html", sim::TEMP_MARKER_FILE})
+    ours.emplace_back(name);
+  std::vector<std::string> foreign;
+  for (const auto& e : fs::directory_iterator(target, ec)) {
+    const std::string name = e.path().filename().string();
+    const bool regular = e.symlink_status(ec).type() == fs::file_type::regular;
+    if (!regular || std::find(ours.begin(), ours.end(), name) == ours.end()) foreign.push_back(name);
+  }
+  if (ec) return fmt::format("cannot be read: {}", ec.message());
+  if (foreign.empty()) return {};
+  std::sort(foreign.begin(), foreign.end());
+  std::string list;
+  for (std::size_t i = 0; i < foreign.size() && i < 10; ++i)
+    list += fmt::format("{}\"{}\"", i ? ", " : "", sim::excerpt(foreign[i], 60));
+  if (foreign.size() > 10) list += fmt::format(" and {} more", foreign.size() - 10);
+  return fmt::format("holds {}, which {} not listed in its {} as dcsim outputs: dcsim replaces its output "
+                     "folder as a whole and deletes nothing it did not write, so move {} or give another folder",
+                     list, foreign.size() == 1 ? "is" : "are", COMPLETE_FILE, foreign.size() == 1 ? "it" : "them");
+}
+
 
 void check_writable_folder(const fs::path& dir) {
   std::error_code ec;
@@ -72,8 +95,8 @@ OutputFolder::OutputFolder(const fs::path& target, bool replace) {
   target_ = t;
   const fs::path parent = t.has_parent_path() ? t.parent_path() : fs::path(".");
   std::error_code ec;
-  if (fs::exists(target_, ec)) {
-    if (const std::string why = not_replaceable(target_); !why.empty())
+  if (fs::exists(fs::symlink_status(target_, ec))) {
+    if (const std::string why = replace_problem(target_); !why.empty())
       throw OutputFolderError(fmt::format("{}: {}", target_.string(), why));
     if (!replace && !fs::is_empty(target_, ec))
       throw OutputFolderError(fmt::format("{}: holds an earlier run's outputs: give --force to replace them "
@@ -96,25 +119,44 @@ OutputFolder::OutputFolder(const fs::path& target, bool replace) {
 OutputFolder::~OutputFolder() = default;
 
 void OutputFolder::publish() {
+  // Every folder that takes a temporary name holds an owner marker until it is gone (a kill at any
+  // moment leaves it reclaimable); the published folder's marker is removed once it is in place (a kill
+  // before that leaves a marker there, which replace_problem and the completion listing ignore).
   const fs::path staging = staging_->path();
+  const fs::path published_marker = target_ / sim::TEMP_MARKER_FILE;
   auto fail = [&](const char* what) {
     throw std::runtime_error(
         fmt::format("{}: cannot rename {} into place ({}): {}", target_.string(), staging.string(), what, std::strerror(errno)));
   };
+  std::error_code ignored;
   if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE) == 0) {
     staging_->release();
+    fs::remove(published_marker, ignored);
     return;
   }
   const bool unsupported = errno == EINVAL || errno == ENOSYS;
   if (!unsupported && errno != EEXIST) fail("rename");
+  fs::remove(published_marker, ignored); // a marker left in the earlier run's folder by a killed run
+  const int old_lock = sim::plant_owner_marker(target_); // the earlier run, about to take a temporary name
+  struct Unlock {
+    int fd;
+    ~Unlock() {
+      if (fd >= 0) ::close(fd);
+    }
+  } unlock{old_lock};
   if (!unsupported) {
     if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) == 0) {
-      std::error_code ignored; // now holds the earlier run: its marker first, so that no part of it
-      std::filesystem::remove(staging / COMPLETE_FILE, ignored); // left by a kill looks complete
+      fs::remove(published_marker, ignored);
+      // The temporary name now holds the earlier run: its completion marker first, so that no part of
+      // it left by a kill looks complete.
+      fs::remove(staging / COMPLETE_FILE, ignored);
       staging_.reset(); // removes the rest
       return;
     }
-    if (errno != EINVAL && errno != ENOSYS) fail("exchange");
+    if (errno != EINVAL && errno != ENOSYS) {
+      fs::remove(published_marker, ignored);
+      fail("exchange");
+    }
   }
   // No atomic exchange here: the earlier folder aside first (a kill in between leaves no target, never a mix).
   const fs::path aside = staging.string() + "-old";
@@ -123,6 +165,7 @@ void OutputFolder::publish() {
   if (had_target && ::rename(target_.c_str(), aside.c_str()) != 0) fail("rename aside");
   if (::rename(staging.c_str(), target_.c_str()) != 0) fail("rename");
   staging_->release();
+  fs::remove(published_marker, ignored);
   if (had_target) {
     fs::remove(aside / COMPLETE_FILE, ec);
     fs::remove_all(aside, ec);

@@ -12,9 +12,14 @@
 // complete folder; the last one stays.
 //
 // The target is checked before anything is simulated: its parent must be writable (the temporary folder
-// is created there at once), and an existing target must be empty, or (with `replace`, `--force` on the
-// command line) a folder holding only dcsim outputs (an earlier run's), since it will be replaced whole:
-// its report.html and every other file go with it, so no stale report is left beside new outputs.
+// is created there at once), and an existing target must be a real folder (not a link), empty, or (with
+// `replace`, `--force` on the command line) holding only the files its own manifest (complete.json)
+// lists plus complete.json, run.json and report.html: it is replaced whole, so no stale report is left
+// beside new outputs, and a file dcsim did not write (a notes.txt, a sub-folder) is never deleted: the
+// run refuses, naming it. Stale temporary folders are reclaimed only as sim::reclaim_stale_dirs allows
+// (an owner marker and its free lock), never by their name: the staging folder holds its TempDir's
+// marker, and an earlier run's folder gets one (sim::plant_owner_marker) before it takes the temporary
+// name in the exchange, so a kill at any moment leaves only reclaimable folders.
 #pragma once
 
 #include "sim/temp_dir.hpp"
@@ -48,6 +53,11 @@ private:
   std::filesystem::path target_;
   std::unique_ptr<sim::TempDir> staging_;
 };
+
+/// Why an existing `target` must not be replaced by a run's outputs, or "" (absent, or holding only
+/// files its complete.json lists and the files dcsim writes beside them: complete.json, run.json,
+/// report.html). A link, a sub-folder or any other file is named in the message.
+std::string replace_problem(const std::filesystem::path& target);
 
 /// Checks that `dir` can hold new files: creates it if needed, then a probe folder in it. Throws
 /// OutputFolderError.

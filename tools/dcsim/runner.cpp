@@ -1,5 +1,7 @@
 #include "tools/dcsim/runner.hpp"
 
+#include "tools/dcsim/resource_budget.hpp"
+
 #include "tools/dcsim/provenance.hpp"
 
 #include "sim/event_queue.hpp"
@@ -157,6 +159,16 @@ int run_command(const RunOptions& options) {
     return 2;
   }
   const Scenario& scenario = *loaded.scenario;
+  {
+    Scenario most = scenario; // with --ci-target, up to --max-replicas replicas
+    if (options.ci_target > 0) most.replicas = std::max(most.replicas, options.max_replicas);
+    const int parallel = options.parallel > 0 ? options.parallel : default_parallelism();
+    if (const std::string problem = run_budget_problem(most, parallel, memory_budget_bytes(options.memory_budget_gb));
+        !problem.empty()) {
+      std::cerr << "dcsim: " << options.scenario_path << ": " << problem << "\n";
+      return EXIT_NO_PROGRESS;
+    }
+  }
   const std::filesystem::path out_dir =
       options.out_dir.empty() ? std::filesystem::path("out") / scenario.name : std::filesystem::path(options.out_dir);
   // Before anything is simulated: the target must be replaceable and its parent writable.

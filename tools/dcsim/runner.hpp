@@ -79,6 +79,7 @@ struct RunOptions {
   bool ci_target_soft = false; ///< an unmet --ci-target is a warning, not exit 4
   bool allow_outside_files = false; ///< trace files may lie outside the scenario's folder
   bool force = false;               ///< replace an earlier run's outputs in out_dir
+  double memory_budget_gb = 0;      ///< > 0: the memory budget (resource_budget.hpp); 0: the default
   std::vector<std::string> command_line; ///< for run.json
 };
 int run_command(const RunOptions& options);

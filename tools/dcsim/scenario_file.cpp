@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fcntl.h>
 #include <functional>
@@ -23,10 +24,11 @@ std::string trim(std::string_view text) {
   return std::string(text.substr(first, last - first + 1));
 }
 
+/// A finite number (from_chars reads "inf", "infinity" and "nan": none is a time or a value).
 bool parse_double(const std::string& text, double& out) {
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, out);
-  return ec == std::errc() && ptr == end;
+  return ec == std::errc() && ptr == end && std::isfinite(out);
 }
 
 /// A two-column trace file named by a scenario key: header `time_h,<value>`, then one point per line
@@ -121,8 +123,8 @@ std::optional<std::vector<std::pair<double, double>>> read_trace_file(const sim:
     double t = 0, v = 0;
     const bool t_ok = parse_double(time_text, t);
     const bool v_ok = parse_double(value_text, v);
-    if (!t_ok) bad("time_h must be a number", cell_excerpt(time_text));
-    if (!v_ok) bad(format.value + " must be a number", cell_excerpt(value_text));
+    if (!t_ok) bad("time_h must be a finite number", cell_excerpt(time_text));
+    if (!v_ok) bad(format.value + " must be a finite number", cell_excerpt(value_text));
     if (!t_ok || !v_ok) continue;
     if (auto e = format.check_time(previous_time, t); !e.empty()) bad("time_h " + e, sim::excerpt(time_text, 40));
     if (auto e = format.check_value(v); !e.empty()) bad(format.value + " " + e, sim::excerpt(value_text, 40));
@@ -191,6 +193,14 @@ std::string read_regular_file(const std::filesystem::path& path, std::size_t max
   return why;
 }
 
+std::optional<Scenario> decode_document(const sim::Json& document, const std::string& file,
+                                       const LoadOptions& options, sim::Problems& problems) {
+  std::optional<Scenario> scenario = decode_scenario(document, std::filesystem::path(file).stem().string(), problems);
+  if (scenario) read_trace_files(document, file, options, *scenario, problems);
+  if (!problems.empty()) scenario.reset();
+  return scenario;
+}
+
 LoadedScenario load_scenario_text(const std::string& text, const std::string& file,
                                   const std::vector<std::string>& overrides, const LoadOptions& options) {
   LoadedScenario out;
@@ -207,8 +217,7 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& fi
       if (!error.empty()) out.errors += file + ": " + error + "\n";
     }
     if (!out.errors.empty()) return out;
-    out.scenario = decode_scenario(out.document, std::filesystem::path(file).stem().string(), problems);
-    if (out.scenario) read_trace_files(out.document, file, options, *out.scenario, problems);
+    out.scenario = decode_document(out.document, file, options, problems);
   } catch (const sim::Json::exception& e) {
     problems.add("", "cannot read the document: " + sim::excerpt(e.what(), 160));
   }

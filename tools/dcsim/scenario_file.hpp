@@ -37,6 +37,11 @@ std::string read_regular_file(const std::filesystem::path& path, std::size_t max
 /// Loads `path`, applies `--set` assignments in order, decodes and checks. Never throws on bad input.
 LoadedScenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
                              const LoadOptions& options = {});
+/// Decodes a document (overrides applied) and reads the trace files it names (relative to `file`'s
+/// folder): the scenario, or nullopt with the problems recorded. Every point of a sweep goes through it,
+/// so a point carries its trace files as a run does.
+std::optional<Scenario> decode_document(const sim::Json& document, const std::string& file,
+                                        const LoadOptions& options, sim::Problems& problems);
 /// The same from text already in memory (tests, sweeps); `file` labels the messages and locates the
 /// trace files (relative to its folder).
 LoadedScenario load_scenario_text(const std::string& text, const std::string& file,

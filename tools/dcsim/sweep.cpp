@@ -8,6 +8,7 @@
 #include "sim/process_pool.hpp"
 #include "tools/dcsim/completion.hpp"
 #include "tools/dcsim/output_folder.hpp"
+#include "tools/dcsim/resource_budget.hpp"
 #include "tools/dcsim/outputs.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
@@ -360,7 +361,6 @@ std::string decode_points(const SweepOptions& o, const std::vector<SweepPoint>& 
   std::string errors;
   scenarios.assign(points.size(), std::nullopt);
   problems_of.assign(points.size(), std::string());
-  const std::string stem = std::filesystem::path(o.scenario_path).stem().string();
   for (const auto& p : points) {
     const std::string where = fmt::format("{} (sweep point {}: {})", o.scenario_path, p.index, p.label());
     if (!p.apply_error.empty()) {
@@ -370,7 +370,8 @@ std::string decode_points(const SweepOptions& o, const std::vector<SweepPoint>& 
     }
     sim::Problems problems;
     try { // the boundary, as in load_scenario_text: a JSON library exception is an input error
-      scenarios[static_cast<std::size_t>(p.index)] = decode_scenario(p.document, stem, problems);
+      scenarios[static_cast<std::size_t>(p.index)] =
+          decode_document(p.document, o.scenario_path, {o.allow_outside_files}, problems); // traces too
     } catch (const sim::Json::exception& e) {
       problems.add("", "cannot read the document: " + sim::excerpt(e.what(), 160));
     }
@@ -412,6 +413,14 @@ int plan_sweep(const SweepOptions& o, SweepPlan& plan) {
   if (const int code = collect_axes(o, *loaded.scenario, plan.axes); code != NOT_DONE) return code;
   Json base = loaded.document;
   base.erase("sweep");
+  const double budget = memory_budget_bytes(o.memory_budget_gb);
+  double count = 1;
+  for (const auto& dim : sweep_dimensions(plan.axes))
+    count *= static_cast<double>(plan.axes[dim.front()].values.size());
+  if (const std::string problem = sweep_plan_budget_problem(count, base.dump().size(), budget); !problem.empty()) {
+    std::cerr << "dcsim sweep: " << o.scenario_path << ": " << problem << "\n";
+    return EXIT_NO_PROGRESS;
+  }
   plan.points = expand_points(base, plan.axes);
   if (o.ci_target > 0)
     for (auto& p : plan.points)
@@ -426,6 +435,17 @@ int plan_sweep(const SweepOptions& o, SweepPlan& plan) {
     std::cerr << fmt::format(
         "dcsim sweep: --skip-invalid: {} of {} points are invalid and skipped (see above)\n",
         plan.points.size() - valid, plan.points.size());
+  }
+  const int parallel = o.parallel > 0 ? o.parallel : default_parallelism();
+  for (const auto& p : plan.points) {
+    const auto& scenario = plan.scenarios[static_cast<std::size_t>(p.index)];
+    if (!scenario) continue;
+    Scenario most = *scenario; // with --ci-target, up to --max-replicas replicas
+    if (o.ci_target > 0) most.replicas = std::max(most.replicas, o.max_replicas);
+    if (const std::string problem = run_budget_problem(most, parallel, budget); !problem.empty()) {
+      std::cerr << fmt::format("dcsim sweep: {} (sweep point {}: {}): {}\n", o.scenario_path, p.index, p.label(), problem);
+      return EXIT_NO_PROGRESS;
+    }
   }
   plan.name = plan.scenarios[static_cast<std::size_t>(plan.valid_points().front().index)]
                   ->name; // the first valid point
@@ -620,6 +640,33 @@ int merge_points(const SweepOptions& o, const SweepPlan& plan) {
   return check_ci_target(o, plan, plan.valid_points());
 }
 
+/// What stops the sweep from writing into OUT, or "": OUT/points or a point folder that is a link, a
+/// folder holding an earlier sweep's outputs without --force (or --resume, --shard: shards share it),
+/// a point folder to be rerun that holds files its manifest does not list (output_folder.hpp).
+std::string sweep_folder_problem(const SweepOptions& o, const SweepPlan& plan) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path points = plan.out_dir / "points";
+  if (fs::is_symlink(plan.out_dir / "points", ec))
+    return fmt::format("{}: is a symbolic link: dcsim writes no output through a link", points.string());
+  if (!o.resume && !o.force && !o.merge_only && o.shard_count == 0 && fs::is_directory(plan.out_dir, ec) && !fs::is_empty(plan.out_dir, ec))
+    return fmt::format("{}: holds an earlier sweep's outputs (or other files): give --resume to keep its "
+                       "complete points, --force to run every point again, or another --out",
+                       plan.out_dir.string());
+  for (const auto& e : fs::directory_iterator(points, ec))
+    if (e.is_symlink(ec))
+      return fmt::format("{}: is a symbolic link: dcsim writes no output through a link", e.path().string());
+  return {};
+}
+
+/// The first point folder to be (re)run that holds files its manifest does not list, or "".
+std::string points_problem(const SweepPlan& plan, const std::vector<int>& todo) {
+  for (const int index : todo)
+    if (const std::string why = replace_problem(plan.point_dir(index)); !why.empty())
+      return fmt::format("{}: {}", plan.point_dir(index).string(), why);
+  return {};
+}
+
 /// Runs this shard's points (all of them without --shard), then writes sweep.csv unless sharded.
 int run_sweep(const SweepOptions& o, const SweepPlan& plan) {
   const int count = static_cast<int>(plan.points.size());
@@ -633,6 +680,10 @@ int run_sweep(const SweepOptions& o, const SweepPlan& plan) {
     if (!o.resume || !point_is_complete(plan.point_dir(p.index), p)) todo.push_back(p.index);
   }
   const int resumed = mine - static_cast<int>(todo.size());
+  if (const std::string problem = points_problem(plan, todo); !problem.empty()) {
+    std::cerr << "dcsim sweep: " << problem << "\n";
+    return EXIT_BAD_INPUT;
+  }
   const std::string shard =
       o.shard_count > 0 ? fmt::format(", shard {}/{}: {} points", o.shard_index, o.shard_count, mine) : "";
   std::cout << fmt::format("sweep {}: {} points ({} varied keys){}, {}{} to run\n", plan.name, count,
@@ -670,6 +721,10 @@ int sweep_command(const SweepOptions& o) {
   SweepPlan plan;
   if (const int code = plan_sweep(o, plan); code != NOT_DONE) return code;
   try {
+    if (const std::string problem = sweep_folder_problem(o, plan); !problem.empty()) {
+      std::cerr << "dcsim sweep: " << problem << "\n";
+      return EXIT_BAD_INPUT;
+    }
     if (o.merge_only) return merge_points(o, plan);
     check_writable_folder(plan.out_dir / "points"); // before anything runs
   } catch (const OutputFolderError& e) {

@@ -19,6 +19,13 @@
 // skips complete points; sweep.csv is removed when points start to run and rebuilt from the points'
 // summary.csv files, so it is byte-identical whether or not the sweep was resumed.
 //
+// Folders. A sweep into a folder that is not empty needs --resume, --force, --shard or --merge-only; a
+// point folder is replaced only as `run --force` replaces one (replace_problem, output_folder.hpp: a
+// file its manifest does not list is named, kept, exit 2); OUT/points or a point folder that is a
+// symbolic link is refused. Every point is decoded as a run is (decode_document: trace files read), and
+// checked against the memory budget (resource_budget.hpp, exit 3) with the plan itself, before anything
+// runs.
+//
 // Shards. `--shard I/N` runs only the points with index % N == I - 1 (round robin rather than blocks:
 // the first axis changes slowest, so neighbouring points share its value and often its cost; dealing
 // them out spreads a costly value over every shard) into the same OUT/points/ layout, and writes no
@@ -53,6 +60,8 @@ struct SweepOptions {
   std::string out_dir;                ///< empty: out/<scenario name>-sweep
   int parallel = 0;                   ///< processes; 0: number of CPUs
   bool resume = false;
+  bool force = false;               ///< run into a folder holding an earlier sweep's outputs
+  double memory_budget_gb = 0;      ///< > 0: the memory budget (resource_budget.hpp); 0: the default
   bool quiet = false;
   bool allow_outside_files = false; ///< trace files may lie outside the scenario's folder
   int shard_index = 0;              ///< --shard I/N: I (1-based); 0: every point

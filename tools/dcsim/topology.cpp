@@ -1,10 +1,14 @@
 #include "tools/dcsim/topology.hpp"
 
+#include "sim/temp_dir.hpp"
+
 #include "tools/dcsim/cost.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
 #include <boost/graph/graphviz.hpp>
 #include <fmt/format.h>
+
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -97,9 +101,9 @@ std::string sizing_text(const std::string& scenario, const fabric::FabricSpec& s
 
 namespace {
 
+/// Writes the view through sim::write_file_atomically (no link followed, no partial file).
 bool write_dot(const fabric::ClosGraph::DotView& view, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) return false;
+  std::ostringstream out;
   const auto& g = view.graph;
   boost::write_graphviz(
       out, g,
@@ -112,8 +116,12 @@ bool write_dot(const fabric::ClosGraph::DotView& view, const std::string& path) 
       [&view](std::ostream& os) {
         os << "label=" << boost::escape_dot_string(view.title) << ";\nlabelloc=t;\n";
       });
-  out.close();
-  return static_cast<bool>(out);
+  try {
+    sim::write_file_atomically(path, out.str());
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
 }
 
 } // namespace

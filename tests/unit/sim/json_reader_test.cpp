@@ -1,6 +1,9 @@
 #include "sim/json_reader.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <chrono>
+#include <string>
 
 using namespace dcsim::sim;
 
@@ -93,4 +96,41 @@ TEST_CASE("overrides (--set) create objects, index or append to arrays and parse
   CHECK(apply_override(doc, "jobs.x=1") == "--set jobs.x: /jobs is an array; \"x\" is not an index");
   CHECK(apply_override(doc, "gpus") == "--set gpus: expected key.path=value");
   CHECK(apply_override(doc, "name.first=1") == "--set name.first: /name is not an object");
+}
+
+namespace {
+
+/// The shortest of three parses of `text` (seconds): the least disturbed by other load on the machine.
+double fastest_parse_s(const std::string& text) {
+  double best = 1e9;
+  for (int i = 0; i < 3; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    dcsim::sim::Problems problems;
+    const dcsim::sim::Json doc = dcsim::sim::parse_json_text(text, problems);
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    REQUIRE(problems.empty());
+    REQUIRE(doc.is_object());
+  }
+  return best;
+}
+
+std::string failure_modes_document(int n) {
+  std::string text = "{ // comments stay allowed\n \"modes\": [";
+  for (int i = 0; i < n; ++i)
+    text += (i ? "," : "") + std::string(R"({"name": "m", "mtbf_h": 1000, "repair_h": {"h": [1, 2]}})");
+  return text + "]}";
+}
+
+} // namespace
+
+// Loading is linear in the document's size (issue 25): with nlohmann's parser callback it was quadratic
+// (100,000 objects took 26 s, 4x the time of 50,000). A linear parser takes about 2x for 2x the objects;
+// 3x leaves room for noise while any quadratic term of the old size (4x) fails.
+TEST_CASE("parse time of 2N objects is less than 3x that of N", "[unit][json]") {
+  constexpr int N = 40000; // 3 objects each: 120,000 objects, ~30 ms
+  const double one = fastest_parse_s(failure_modes_document(N));
+  const double two = fastest_parse_s(failure_modes_document(2 * N));
+  INFO("N: " << one << " s, 2N: " << two << " s");
+  CHECK(two < 3 * one);
+  CHECK(one < 2.0); // quadratic parsing of this size took about 15 s
 }

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include <unistd.h>
 
@@ -16,6 +18,11 @@ using dcsim::sim::reclaim_stale_dirs;
 using dcsim::sim::TempDir;
 
 namespace {
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 fs::path fresh(const std::string& name) {
   const fs::path dir = fs::path(DCSIM_TEST_OUTPUT_DIR) / name;
   fs::remove_all(dir);
@@ -44,22 +51,78 @@ TEST_CASE("a TempDir is named after its process and removed with its files unles
                                                   parent.string(), ::getpid())));
 }
 
+namespace {
+/// A folder as a TempDir of process `pid` leaves it when killed: its owner marker, no lock held.
+void plant_marked(const fs::path& dir, long pid) {
+  fs::create_directories(dir);
+  std::ofstream(dir / dcsim::sim::TEMP_MARKER_FILE) << fmt::format("dcsim-temp {}\n", pid);
+}
+} // namespace
+
 TEST_CASE("stale folders: only a dead process's, only once old enough, only with the prefix", "[unit][temp_dir]") {
   const fs::path parent = fresh("temp-dir-reclaim");
   // 2^22 + 1 is above Linux's largest pid (pid_max <= 2^22): no such process.
-  const std::string dead = "dcsim-4194305-abcdef", alive = fmt::format("dcsim-{}-abcdef", ::getpid());
-  for (const std::string& name : {dead, alive, std::string("dcsim-4194305-young"), std::string("dcsim-determinism"),
-                                 std::string("other-4194305-abcdef")})
-    fs::create_directories(parent / name);
+  const std::string dead = "dcsim-4194305-abcdef";
+  plant_marked(parent / dead, 4194305);
+  plant_marked(parent / "dcsim-4194305-young", 4194305);
+  plant_marked(parent / "other-4194305-abcdef", 4194305);
+  fs::create_directories(parent / "dcsim-determinism");
+  const TempDir alive(parent, "dcsim-"); // a live owner holds its marker's lock
   std::ofstream(parent / dead / "task-0.out") << "left by a SIGKILL";
   const auto old = fs::file_time_type::clock::now() - std::chrono::minutes(5);
-  for (const std::string& name : {dead, alive, std::string("dcsim-determinism"), std::string("other-4194305-abcdef")})
+  for (const std::string& name : {dead, std::string("dcsim-determinism"), std::string("other-4194305-abcdef")})
     fs::last_write_time(parent / name, old);
+  fs::last_write_time(alive.path(), old);
   CHECK(reclaim_stale_dirs(parent, "dcsim-", 60) == 1);
   CHECK_FALSE(fs::exists(parent / dead));
-  CHECK(fs::exists(parent / alive));                 // its process runs (this test)
+  CHECK(fs::exists(alive.path()));                   // its owner lives (this test) and holds the lock
   CHECK(fs::exists(parent / "dcsim-4194305-young")); // changed less than a minute ago
   CHECK(fs::exists(parent / "dcsim-determinism"));   // no pid in the name
   CHECK(fs::exists(parent / "other-4194305-abcdef"));
   CHECK(reclaim_stale_dirs(parent, "dcsim-", 0) == 1); // the young one, with no minimum age
+}
+
+// Issue 25: a folder is never reclaimed for its name alone. Each of these looks like a dead dcsim's
+// folder by name and age, but this program did not provably write it: it stays.
+TEST_CASE("stale folders without this program's owner marker survive", "[unit][temp_dir]") {
+  const fs::path parent = fresh("temp-dir-foreign");
+  fs::create_directories(parent / "dcsim-123-x");                 // no marker (another program's)
+  plant_marked(parent / "dcsim-124-x", 999);                      // a marker naming another pid
+  fs::create_directories(parent / "dcsim-125-x");                 // a marker that is a link
+  std::ofstream(parent / "target") << "dcsim-temp 125\n";
+  fs::create_symlink(parent / "target", parent / "dcsim-125-x" / dcsim::sim::TEMP_MARKER_FILE);
+  plant_marked(parent / "elsewhere", 126);
+  fs::create_directory_symlink(parent / "elsewhere", parent / "dcsim-126-x"); // a link to a marked folder
+  const bool root = ::geteuid() == 0;
+  if (root) { // another user's folder, marked as this program marks its own
+    plant_marked(parent / "dcsim-127-x", 127);
+    REQUIRE(::chown((parent / "dcsim-127-x").c_str(), 65534, 65534) == 0);
+    REQUIRE(::chown((parent / "dcsim-127-x" / dcsim::sim::TEMP_MARKER_FILE).c_str(), 65534, 65534) == 0);
+  }
+  CHECK(reclaim_stale_dirs(parent, "dcsim-", 0) == 0);
+  for (const char* name : {"dcsim-123-x", "dcsim-124-x", "dcsim-125-x", "dcsim-126-x", "elsewhere"})
+    CHECK(fs::exists(parent / name));
+  if (root) CHECK(fs::exists(parent / "dcsim-127-x" / dcsim::sim::TEMP_MARKER_FILE));
+}
+
+// Issue 25: the old temporary name (<file>.tmp-<pid>) was opened with fopen: a link planted there, or
+// at the target, redirected the write outside the folder.
+TEST_CASE("write_file_atomically never writes through a planted link", "[unit][temp_dir]") {
+  const fs::path dir = fresh("atomic-write");
+  fs::create_directories(dir / "out");
+  std::ofstream(dir / "victim") << "precious\n";
+  const fs::path target = dir / "out" / "sweep.csv";
+  fs::create_symlink(dir / "victim", fmt::format("{}.tmp-{}", target.string(), ::getpid()));
+  fs::create_symlink(dir / "victim", target);
+  dcsim::sim::write_file_atomically(target, "a,b\n");
+  CHECK(read_all(dir / "victim") == "precious\n");
+  CHECK(fs::is_regular_file(fs::symlink_status(target)));
+  CHECK(read_all(target) == "a,b\n");
+  std::size_t temporaries = 0; // only the planted link is left beside it
+  for (const auto& e : fs::directory_iterator(dir / "out"))
+    temporaries += e.path().filename().string().find(".tmp-") != std::string::npos;
+  CHECK(temporaries == 1);
+  // A folder that cannot take the file: an error naming it, nothing left behind.
+  CHECK_THROWS_WITH(dcsim::sim::write_file_atomically(dir / "missing" / "x.csv", "x"),
+                    Catch::Contains("x.csv: cannot create a temporary file"));
 }
