@@ -17,9 +17,9 @@ namespace fs = std::filesystem;
 namespace {
 
 /// The model areas, lowest first (docs/architecture.md, Layers); the composition comes after them all.
-constexpr std::array<const char*, 12> LAYERS = {"hardware", "fabric", "cooling", "power",
-                                                "failure",  "ops",    "sched",   "workload",
-                                                "storage",  "ledger", "cost",    "facility"};
+constexpr std::array<const char*, 13> LAYERS = {"hardware", "fabric",  "cooling", "power",  "failure",
+                                                "ops",      "sched",   "serving", "workload", "storage",
+                                                "ledger",   "cost",    "facility"};
 
 /// Known upward arrows, each with the reason it stays (an empty list is the goal; docs/architecture.md,
 /// Layers, names them too):
