@@ -21,6 +21,7 @@ constexpr double EVENT_BYTES = 200;   ///< an EventRecord in a deque, with its d
 constexpr double CSV_ROW_BYTES = 100; ///< an events.csv row
 constexpr double SAMPLE_BYTES = 48;
 constexpr double PLAN_FACTOR = 24;    ///< a point's Json document and Scenario per byte of its text
+constexpr double PLAN_POINT_BYTES = 64; ///< kept per point: valid flag, run lists, progress, pool slot
 constexpr double GB = 1e9;
 
 std::string budget_text(double budget) {
@@ -107,12 +108,15 @@ std::string run_budget_problem(const Scenario& scenario, int parallel, double bu
                      budget_text(budget), e.main_key, e.main_reason);
 }
 
-std::string sweep_plan_budget_problem(double points, std::size_t document_bytes, double budget) {
-  const double bytes = points * static_cast<double>(document_bytes) * PLAN_FACTOR;
+std::string sweep_plan_budget_problem(double points, std::size_t document_bytes, double sweep_csv_point_bytes,
+                                      double budget) {
+  const double bytes = static_cast<double>(document_bytes) * PLAN_FACTOR +
+                       points * (PLAN_POINT_BYTES + 2 * sweep_csv_point_bytes);
   if (bytes <= budget) return {};
-  return fmt::format("the sweep's plan of {:.0f} points (each a {}-byte scenario) would need about {:.1f} GB of "
-                     "memory, more than the budget of {}: vary fewer values (--vary, --zip, /sweep)",
-                     points, document_bytes, bytes / GB, budget_text(budget));
+  return fmt::format("the sweep's plan of {:.0f} points ({:.0f} bytes kept per point, sweep.csv rows included) would "
+                     "need about {:.1f} GB of memory, more than the budget of {}: vary fewer values (--vary, --zip, "
+                     "/sweep) or run it in shards (--shard)",
+                     points, PLAN_POINT_BYTES + 2 * sweep_csv_point_bytes, bytes / GB, budget_text(budget));
 }
 
 } // namespace dcsim::tools

@@ -12,7 +12,10 @@
 // Memory: a live replica keeps its events (EVENT_BYTES each) in one of `parallel` processes, and the
 // parent keeps every replica's events as CSV text, twice while writing (CSV_ROW_BYTES × 2 each):
 //   bytes = events × (parallel × EVENT_BYTES + replicas × 2 × CSV_ROW_BYTES) (samples alike).
-// A sweep's plan holds every point's document and decoded scenario: points × text bytes × PLAN_FACTOR.
+// A sweep's plan streams its points (sweep.hpp): it holds one point's document and decoded scenario at a
+// time (text bytes × PLAN_FACTOR) and, per point, PLAN_POINT_BYTES (valid flag, run list, progress) and,
+// unless sharded, the point's sweep.csv rows, held twice while sweep.csv is written:
+//   bytes = text bytes × PLAN_FACTOR + points × (PLAN_POINT_BYTES + 2 × sweep.csv bytes per point).
 // The budget: half the machine's memory, or half the address-space limit (ulimit -v) when lower;
 // `--memory-budget-gb` sets it. Over budget: exit 3 (EXIT_NO_PROGRESS) naming the key and the figures.
 #pragma once
@@ -42,7 +45,11 @@ double memory_budget_bytes(double gb);
 
 /// "" when the run fits `budget_bytes`, else the message (without "dcsim: ").
 std::string run_budget_problem(const Scenario& scenario, int parallel, double budget_bytes);
-/// "" when a plan of `points` points of a `document_bytes`-byte document fits, else the message.
-std::string sweep_plan_budget_problem(double points, std::size_t document_bytes, double budget_bytes);
+/// A summary.csv's bytes per job (and as many for the cluster's rows), for a sweep.csv estimate.
+inline constexpr double SUMMARY_BYTES_PER_JOB = 2048; // 2,397 bytes for one job and the cluster (t.json)
+/// "" when a plan of `points` points of a `document_bytes`-byte document, each adding
+/// `sweep_csv_point_bytes` to sweep.csv (0 for a shard, which writes none), fits; else the message.
+std::string sweep_plan_budget_problem(double points, std::size_t document_bytes, double sweep_csv_point_bytes,
+                                      double budget_bytes);
 
 } // namespace dcsim::tools

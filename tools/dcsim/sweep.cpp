@@ -22,6 +22,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -142,40 +143,61 @@ std::string sweep_size_problem(const std::vector<SweepAxis>& axes) {
       MAX_SWEEP_POINTS);
 }
 
-std::vector<SweepPoint> expand_points(const Json& base, const std::vector<SweepAxis>& axes) {
-  if (!sweep_size_problem(axes).empty())
-    throw std::length_error("expand_points: " + sweep_size_problem(axes));
-  if (!zip_length_problem(axes).empty())
-    throw std::invalid_argument("expand_points: " + zip_length_problem(axes));
-  const auto dims = sweep_dimensions(axes);
-  std::size_t count = axes.empty() ? 0 : 1;
-  for (const auto& dim : dims)
-    count *= axes[dim.front()].values.size();
-  std::vector<std::string> keys;
-  for (const auto& a : axes)
-    keys.push_back(a.key);
-  std::vector<SweepPoint> points;
-  points.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    SweepPoint p;
-    p.index = static_cast<int>(i);
-    p.keys = keys;
-    p.values.resize(axes.size());
-    std::size_t rest = i;
-    for (std::size_t d = dims.size(); d-- > 0;) { // last dimension fastest; zipped axes share one
-      const std::size_t size = axes[dims[d].front()].values.size();
-      for (const std::size_t a : dims[d])
-        p.values[a] = axes[a].values[rest % size];
-      rest /= size;
-    }
-    p.document = base;
-    for (std::size_t a = 0; a < axes.size(); ++a) {
-      const std::string error = sim::apply_override(p.document, axes[a].key + "=" + p.values[a].dump());
-      if (!error.empty() && p.apply_error.empty()) p.apply_error = error;
-    }
-    points.push_back(std::move(p));
+SweepPoints::SweepPoints(Json base, std::vector<SweepAxis> axes, Json replication)
+    : base_(std::move(base)), axes_(std::move(axes)), replication_(std::move(replication)) {
+  if (!sweep_size_problem(axes_).empty())
+    throw std::length_error("SweepPoints: " + sweep_size_problem(axes_));
+  if (!zip_length_problem(axes_).empty())
+    throw std::invalid_argument("SweepPoints: " + zip_length_problem(axes_));
+  dims_ = sweep_dimensions(axes_);
+  std::size_t count = axes_.empty() ? 0 : 1;
+  for (const auto& dim : dims_)
+    count *= axes_[dim.front()].values.size();
+  count_ = static_cast<int>(count); // at most MAX_SWEEP_POINTS
+  for (const auto& a : axes_)
+    keys_.push_back(a.key);
+}
+
+std::vector<Json> SweepPoints::values(int index) const {
+  std::vector<Json> values(axes_.size());
+  auto rest = static_cast<std::size_t>(index);
+  for (std::size_t d = dims_.size(); d-- > 0;) { // last dimension fastest; zipped axes share one
+    const std::size_t size = axes_[dims_[d].front()].values.size();
+    for (const std::size_t a : dims_[d])
+      values[a] = axes_[a].values[rest % size];
+    rest /= size;
   }
-  return points;
+  return values;
+}
+
+std::string SweepPoints::label(int index) const {
+  SweepPoint p;
+  p.keys = keys_;
+  p.values = values(index);
+  return p.label();
+}
+
+SweepPoint SweepPoints::point(int index) const {
+  SweepPoint p;
+  p.index = index;
+  p.keys = keys_;
+  p.values = values(index);
+  p.replication = replication_;
+  p.document = base_;
+  for (std::size_t a = 0; a < axes_.size(); ++a) {
+    const std::string error = sim::apply_override(p.document, axes_[a].key + "=" + p.values[a].dump());
+    if (!error.empty() && p.apply_error.empty()) p.apply_error = error;
+  }
+  return p;
+}
+
+std::vector<SweepPoint> expand_points(const Json& base, const std::vector<SweepAxis>& axes) {
+  const SweepPoints points(base, axes);
+  std::vector<SweepPoint> out;
+  out.reserve(static_cast<std::size_t>(points.size()));
+  for (int i = 0; i < points.size(); ++i)
+    out.push_back(points.point(i));
+  return out;
 }
 
 std::string point_dir_name(int index, int points) {
@@ -238,8 +260,9 @@ double summary_worst_goodput_half_width(const std::filesystem::path& summary_csv
   return worst;
 }
 
-std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vector<SweepAxis>& axes,
-                           const std::vector<SweepPoint>& points, int total_points) {
+std::string sweep_csv_text(const std::filesystem::path& out_dir, const SweepPoints& points,
+                           const std::vector<int>& indices) {
+  const auto& axes = points.axes();
   const auto& summary_columns = summary_schema().columns;
   sim::CsvSchema schema{"sweep.csv", {"point"}};
   for (const auto& a : axes) {
@@ -250,17 +273,17 @@ std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vect
   for (const auto& c : summary_columns)
     schema.columns.push_back(c);
   sim::CsvTable table(schema);
-  const int count = total_points >= 0 ? total_points : static_cast<int>(points.size());
-  for (const auto& p : points) {
+  for (const int point : indices) {
     const auto summary =
-        sim::read_csv_file(out_dir / "points" / point_dir_name(p.index, count) / summary_schema().name);
+        sim::read_csv_file(out_dir / "points" / point_dir_name(point, points.size()) / summary_schema().name);
     std::vector<std::size_t> index;
     for (const auto& c : summary_columns)
       index.push_back(summary.require_column(c, "summary.csv"));
+    const std::vector<Json> values = points.values(point);
     for (const auto& row : summary.rows) {
       auto w = table.row();
-      w << static_cast<std::int64_t>(p.index);
-      for (const auto& v : p.values)
+      w << static_cast<std::int64_t>(point);
+      for (const auto& v : values)
         w << render_sweep_value(v);
       for (std::size_t c = 0; c < index.size(); ++c)
         w << std::string_view(row[index[c]]); // numbers copied verbatim: byte-identical to the point's file
@@ -355,55 +378,73 @@ int collect_axes(const SweepOptions& o, const Scenario& scenario, std::vector<Sw
   return NOT_DONE;
 }
 
-/// Decodes every point; the located problems of all bad points, or "".
-std::string decode_points(const SweepOptions& o, const std::vector<SweepPoint>& points,
-                          std::vector<std::optional<Scenario>>& scenarios, std::vector<std::string>& problems_of) {
-  std::string errors;
-  scenarios.assign(points.size(), std::nullopt);
-  problems_of.assign(points.size(), std::string());
-  for (const auto& p : points) {
-    const std::string where = fmt::format("{} (sweep point {}: {})", o.scenario_path, p.index, p.label());
-    if (!p.apply_error.empty()) {
-      errors += fmt::format("{}: {}\n", where, p.apply_error);
-      problems_of[static_cast<std::size_t>(p.index)] = p.apply_error;
-      continue;
-    }
-    sim::Problems problems;
-    try { // the boundary, as in load_scenario_text: a JSON library exception is an input error
-      scenarios[static_cast<std::size_t>(p.index)] =
-          decode_document(p.document, o.scenario_path, {o.allow_outside_files}, problems); // traces too
-    } catch (const sim::Json::exception& e) {
-      problems.add("", "cannot read the document: " + sim::excerpt(e.what(), 160));
-    }
-    const std::string found = problems.format(where);
-    if (!found.empty()) scenarios[static_cast<std::size_t>(p.index)].reset(); // a bad point has no scenario
-    problems_of[static_cast<std::size_t>(p.index)] = problems.format(o.scenario_path);
-    errors += found;
-  }
-  return errors;
-}
-
-/// The decoded sweep: its axes, points and their scenarios, and where it writes.
+/// The decoded sweep: its axes and points (built on demand), which points are valid, and where it writes.
 struct SweepPlan {
   std::vector<SweepAxis> axes;
-  std::vector<SweepPoint> points;
-  std::vector<std::optional<Scenario>> scenarios;
-  std::vector<std::string> problems; ///< per point: why it is invalid ("" when valid)
+  std::optional<SweepPoints> points;
+  std::vector<std::uint8_t> valid;       ///< per point: 1 when it decodes
+  std::map<int, std::string> problems;   ///< the invalid points' problems (as formatted for the scenario)
   std::filesystem::path out_dir;
   std::string name;
+  int count() const { return points ? points->size() : 0; }
+  bool is_valid(int index) const { return valid[static_cast<std::size_t>(index)] != 0; }
   /// The points that decoded (every point unless --skip-invalid skipped some).
-  std::vector<SweepPoint> valid_points() const {
-    std::vector<SweepPoint> valid;
-    for (const auto& p : points)
-      if (scenarios[static_cast<std::size_t>(p.index)]) valid.push_back(p);
-    return valid;
+  std::vector<int> valid_points() const {
+    std::vector<int> out;
+    for (int i = 0; i < count(); ++i)
+      if (is_valid(i)) out.push_back(i);
+    return out;
   }
   std::filesystem::path point_dir(int index) const {
-    return out_dir / "points" / point_dir_name(index, static_cast<int>(points.size()));
+    return out_dir / "points" / point_dir_name(index, count());
   }
 };
 
-/// Loads the scenario and builds every point; NOT_DONE, or the exit code.
+/// Decodes a point's document as a run does (trace files read); its located problems go to `problems`.
+std::optional<Scenario> decode_point(const SweepOptions& o, const SweepPoint& p, sim::Problems& problems) {
+  try { // the boundary, as in load_scenario_text: a JSON library exception is an input error
+    std::optional<Scenario> scenario = decode_document(p.document, o.scenario_path, {o.allow_outside_files}, problems);
+    if (!problems.empty()) scenario.reset(); // a bad point has no scenario
+    return scenario;
+  } catch (const sim::Json::exception& e) {
+    problems.add("", "cannot read the document: " + sim::excerpt(e.what(), 160));
+  }
+  return std::nullopt;
+}
+
+/// Validates every point, one at a time (built, decoded, checked against the budget, dropped): fills
+/// plan.valid, plan.problems and plan.name, prints each bad point's located problems on stderr, and
+/// returns the first valid point's budget problem ("" when none).
+std::string validate_points(const SweepOptions& o, SweepPlan& plan, double budget) {
+  const int parallel = o.parallel > 0 ? o.parallel : default_parallelism();
+  std::string budget_problem;
+  plan.valid.assign(static_cast<std::size_t>(plan.count()), 0);
+  for (int i = 0; i < plan.count(); ++i) {
+    const SweepPoint p = plan.points->point(i);
+    if (!p.apply_error.empty()) {
+      std::cerr << fmt::format("{} (sweep point {}: {}): {}\n", o.scenario_path, p.index, p.label(), p.apply_error);
+      plan.problems[i] = p.apply_error;
+      continue;
+    }
+    sim::Problems problems;
+    const std::optional<Scenario> scenario = decode_point(o, p, problems);
+    if (!scenario) {
+      std::cerr << problems.format(fmt::format("{} (sweep point {}: {})", o.scenario_path, p.index, p.label()));
+      plan.problems[i] = problems.format(o.scenario_path);
+      continue;
+    }
+    plan.valid[static_cast<std::size_t>(i)] = 1;
+    if (plan.name.empty()) plan.name = scenario->name; // the first valid point's
+    if (!budget_problem.empty()) continue;
+    Scenario most = *scenario; // with --ci-target, up to --max-replicas replicas
+    if (o.ci_target > 0) most.replicas = std::max(most.replicas, o.max_replicas);
+    if (const std::string problem = run_budget_problem(most, parallel, budget); !problem.empty())
+      budget_problem = fmt::format("dcsim sweep: {} (sweep point {}: {}): {}\n", o.scenario_path, p.index, p.label(), problem);
+  }
+  return budget_problem;
+}
+
+/// Loads the scenario and validates every point; NOT_DONE, or the exit code.
 int plan_sweep(const SweepOptions& o, SweepPlan& plan) {
   const LoadedScenario loaded = load_scenario(o.scenario_path, o.overrides, {o.allow_outside_files});
   if (!loaded.scenario) {
@@ -417,16 +458,20 @@ int plan_sweep(const SweepOptions& o, SweepPlan& plan) {
   double count = 1;
   for (const auto& dim : sweep_dimensions(plan.axes))
     count *= static_cast<double>(plan.axes[dim.front()].values.size());
-  if (const std::string problem = sweep_plan_budget_problem(count, base.dump().size(), budget); !problem.empty()) {
+  // A point's sweep.csv rows: its summary.csv rows (about SUMMARY_BYTES_PER_JOB per job and as many for the
+  // cluster) with the varied values; a shard writes no sweep.csv.
+  const double csv_bytes = o.shard_count > 0 ? 0.0
+                                             : static_cast<double>(loaded.scenario->jobs.size() + 1) *
+                                                   (SUMMARY_BYTES_PER_JOB + 16.0 * static_cast<double>(plan.axes.size()));
+  if (const std::string problem = sweep_plan_budget_problem(count, base.dump().size(), csv_bytes, budget);
+      !problem.empty()) {
     std::cerr << "dcsim sweep: " << o.scenario_path << ": " << problem << "\n";
     return EXIT_NO_PROGRESS;
   }
-  plan.points = expand_points(base, plan.axes);
-  if (o.ci_target > 0)
-    for (auto& p : plan.points)
-      p.replication = Json{{"ci_target", o.ci_target}, {"max_replicas", o.max_replicas}};
-  if (const std::string errors = decode_points(o, plan.points, plan.scenarios, plan.problems); !errors.empty()) {
-    std::cerr << errors;
+  plan.points.emplace(std::move(base), plan.axes,
+                      o.ci_target > 0 ? Json{{"ci_target", o.ci_target}, {"max_replicas", o.max_replicas}} : Json());
+  const std::string budget_problem = validate_points(o, plan, budget);
+  if (!plan.problems.empty()) {
     const std::size_t valid = plan.valid_points().size();
     if (!o.skip_invalid || valid == 0) {
       if (o.skip_invalid) std::cerr << "dcsim sweep: --skip-invalid: no point is valid\n";
@@ -434,21 +479,12 @@ int plan_sweep(const SweepOptions& o, SweepPlan& plan) {
     }
     std::cerr << fmt::format(
         "dcsim sweep: --skip-invalid: {} of {} points are invalid and skipped (see above)\n",
-        plan.points.size() - valid, plan.points.size());
+        plan.count() - static_cast<int>(valid), plan.count());
   }
-  const int parallel = o.parallel > 0 ? o.parallel : default_parallelism();
-  for (const auto& p : plan.points) {
-    const auto& scenario = plan.scenarios[static_cast<std::size_t>(p.index)];
-    if (!scenario) continue;
-    Scenario most = *scenario; // with --ci-target, up to --max-replicas replicas
-    if (o.ci_target > 0) most.replicas = std::max(most.replicas, o.max_replicas);
-    if (const std::string problem = run_budget_problem(most, parallel, budget); !problem.empty()) {
-      std::cerr << fmt::format("dcsim sweep: {} (sweep point {}: {}): {}\n", o.scenario_path, p.index, p.label(), problem);
-      return EXIT_NO_PROGRESS;
-    }
+  if (!budget_problem.empty()) {
+    std::cerr << budget_problem;
+    return EXIT_NO_PROGRESS;
   }
-  plan.name = plan.scenarios[static_cast<std::size_t>(plan.valid_points().front().index)]
-                  ->name; // the first valid point
   plan.out_dir = o.out_dir.empty() ? std::filesystem::path("out") / (loaded.scenario->name + "-sweep")
                                    : std::filesystem::path(o.out_dir);
   return NOT_DONE;
@@ -497,9 +533,12 @@ void run_points(const SweepOptions& o, const SweepPlan& plan, const std::vector<
       static_cast<int>(todo.size()),
       [&](int task, const std::function<void(double)>& progress) {
         const int index = todo[static_cast<std::size_t>(task)];
-        const SweepPoint& p = plan.points[static_cast<std::size_t>(index)];
+        const SweepPoint p = plan.points->point(index); // built, and decoded, by the process that runs it
         try {
-          const Scenario& scenario = *plan.scenarios[static_cast<std::size_t>(index)];
+          sim::Problems problems;
+          const std::optional<Scenario> decoded = decode_point(o, p, problems);
+          if (!decoded) throw std::runtime_error("no longer decodes: " + problems.format(o.scenario_path));
+          const Scenario& scenario = *decoded;
           OutputFolder folder(plan.point_dir(index), /*replace=*/true); // the sweep decided to (re)run it
           World world(scenario);
           Scenario ran = scenario;
@@ -565,13 +604,12 @@ std::string invalid_points_text(const SweepPlan& plan) {
     schema.columns.push_back(a.key == "point" || a.key == "problem" ? "sweep." + a.key : a.key);
   schema.columns.push_back("problem");
   sim::CsvTable table(schema);
-  for (const auto& p : plan.points) {
-    if (plan.scenarios[static_cast<std::size_t>(p.index)]) continue;
+  for (const auto& [index, text] : plan.problems) {
     auto w = table.row();
-    w << static_cast<std::int64_t>(p.index);
-    for (const auto& v : p.values)
+    w << static_cast<std::int64_t>(index);
+    for (const auto& v : plan.points->values(index))
       w << render_sweep_value(v);
-    std::string problem = plan.problems[static_cast<std::size_t>(p.index)];
+    std::string problem = text;
     while (!problem.empty() && problem.back() == '\n')
       problem.pop_back();
     for (auto at = problem.find('\n'); at != std::string::npos; at = problem.find('\n', at))
@@ -586,7 +624,7 @@ std::string invalid_points_text(const SweepPlan& plan) {
 void assemble_sweep_csv(const SweepOptions& o, const SweepPlan& plan) {
   sim::write_file_atomically(
       plan.out_dir / "sweep.csv",
-      sweep_csv_text(plan.out_dir, plan.axes, plan.valid_points(), static_cast<int>(plan.points.size())));
+      sweep_csv_text(plan.out_dir, *plan.points, plan.valid_points()));
   if (const std::string invalid = invalid_points_text(plan); !invalid.empty())
     sim::write_file_atomically(plan.out_dir / INVALID_POINTS_FILE, invalid);
   else
@@ -598,17 +636,17 @@ void assemble_sweep_csv(const SweepOptions& o, const SweepPlan& plan) {
 /// --ci-target: checks every point of `points` on its summary.csv; lists those that missed the target.
 /// Returns 0, or EXIT_CI_TARGET_MISSED when one did and the miss is an error (not --ci-target-soft, not
 /// a shard: the --merge-only step decides).
-int check_ci_target(const SweepOptions& o, const SweepPlan& plan, const std::vector<SweepPoint>& points) {
+int check_ci_target(const SweepOptions& o, const SweepPlan& plan, const std::vector<int>& points) {
   if (o.ci_target <= 0) return 0;
   const bool error = !o.ci_target_soft && o.shard_count == 0;
   int missed = 0;
-  for (const auto& p : points) {
-    const double half = summary_worst_goodput_half_width(plan.point_dir(p.index) / summary_schema().name);
+  for (const int point : points) {
+    const double half = summary_worst_goodput_half_width(plan.point_dir(point) / summary_schema().name);
     if (half <= o.ci_target) continue; // false while undefined (NaN)
     ++missed;
     std::cerr << fmt::format("dcsim sweep: {}: point {} ({}): --ci-target {} not met after --max-replicas {} "
                              "replicas (widest goodput_frac 95% half-width {:.6f})\n",
-                             error ? "error (exit 4)" : "warning", p.index, p.label(), o.ci_target,
+                             error ? "error (exit 4)" : "warning", point, plan.points->label(point), o.ci_target,
                              o.max_replicas, half);
   }
   if (missed > 0)
@@ -621,7 +659,8 @@ int check_ci_target(const SweepOptions& o, const SweepPlan& plan, const std::vec
 int merge_points(const SweepOptions& o, const SweepPlan& plan) {
   std::string missing;
   int incomplete = 0;
-  for (const auto& p : plan.valid_points()) {
+  for (const int point : plan.valid_points()) {
+    const SweepPoint p = plan.points->point(point);
     std::string why;
     if (point_is_complete(plan.point_dir(p.index), p, &why)) continue;
     ++incomplete;
@@ -669,15 +708,13 @@ std::string points_problem(const SweepPlan& plan, const std::vector<int>& todo) 
 
 /// Runs this shard's points (all of them without --shard), then writes sweep.csv unless sharded.
 int run_sweep(const SweepOptions& o, const SweepPlan& plan) {
-  const int count = static_cast<int>(plan.points.size());
+  const int count = plan.count();
   std::vector<int> todo;
   int mine = 0;
-  for (const auto& p : plan.points) {
-    if (!point_in_shard(p.index, o.shard_index, o.shard_count) ||
-        !plan.scenarios[static_cast<std::size_t>(p.index)])
-      continue;
+  for (int point = 0; point < count; ++point) {
+    if (!point_in_shard(point, o.shard_index, o.shard_count) || !plan.is_valid(point)) continue;
     ++mine;
-    if (!o.resume || !point_is_complete(plan.point_dir(p.index), p)) todo.push_back(p.index);
+    if (!o.resume || !point_is_complete(plan.point_dir(point), plan.points->point(point))) todo.push_back(point);
   }
   const int resumed = mine - static_cast<int>(todo.size());
   if (const std::string problem = points_problem(plan, todo); !problem.empty()) {
@@ -705,9 +742,9 @@ int run_sweep(const SweepOptions& o, const SweepPlan& plan) {
       "shard {}/{}: {} points complete in {}/points/; once every shard is done, the same "
       "command with --merge-only instead of --shard writes sweep.csv\n",
       o.shard_index, o.shard_count, mine, plan.out_dir.string());
-  std::vector<SweepPoint> shard_points;
-  for (const auto& p : plan.valid_points())
-    if (point_in_shard(p.index, o.shard_index, o.shard_count)) shard_points.push_back(p);
+  std::vector<int> shard_points;
+  for (const int point : plan.valid_points())
+    if (point_in_shard(point, o.shard_index, o.shard_count)) shard_points.push_back(point);
   return check_ci_target(o, plan, shard_points);
 }
 

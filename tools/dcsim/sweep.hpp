@@ -11,6 +11,11 @@
 // a key the block also varies replaces the block's values); the first varied key changes slowest.
 // Every point is decoded and checked before anything runs; a bad point is an error naming it.
 //
+// Streaming. A plan holds the axes, the base document and, per point, one byte (valid or not) and the
+// problems of an invalid point as text: a point's values and document are computed from its index when
+// they are needed (SweepPoints), validated one at a time (built, decoded, checked, dropped), and built
+// again, with its Scenario, by the process that runs it. A 10^6-point sweep plans in tens of MB.
+//
 // Completeness. A point is complete when its complete.json exists, names the same scenario document
 // (the base scenario after --set, without its sweep block, with the point's values applied) and lists
 // every output file with its size and FNV-1a 64 hash, each matching the file on disk (completion.hpp).
@@ -100,14 +105,34 @@ std::vector<std::vector<std::size_t>> sweep_dimensions(const std::vector<SweepAx
 /// "" when every zipped axis lists as many values as the first, else the error.
 std::string zip_length_problem(const std::vector<SweepAxis>& axes);
 
-/// The most points a sweep may have (checked before any point is built).
-inline constexpr std::size_t MAX_SWEEP_POINTS = 100000;
+/// The most points a sweep may have (checked before any point is built). Points are streamed, so the
+/// plan keeps a few bytes per point (resource_budget.hpp); point folders are named with up to 6 digits.
+inline constexpr std::size_t MAX_SWEEP_POINTS = 1000000;
 /// "" when the product of the axes' value counts is at most MAX_SWEEP_POINTS, else the error.
 std::string sweep_size_problem(const std::vector<SweepAxis>& axes);
 
-/// The points of a sweep over `axes`, first axis slowest. `base` must not hold a "sweep" block; the
-/// axes must pass sweep_size_problem (else std::length_error) and zip_length_problem (else
-/// std::invalid_argument).
+/// The points of a sweep over `axes`, each built from its index on demand: first axis slowest, zipped axes
+/// together (sweep_dimensions). `base` must not hold a "sweep" block; the axes must pass
+/// sweep_size_problem (else std::length_error) and zip_length_problem (else std::invalid_argument).
+class SweepPoints {
+public:
+  SweepPoints(sim::Json base, std::vector<SweepAxis> axes, sim::Json replication = sim::Json());
+  int size() const { return count_; }
+  const std::vector<SweepAxis>& axes() const { return axes_; }
+  std::vector<sim::Json> values(int index) const; ///< one per axis
+  std::string label(int index) const;            ///< as SweepPoint::label()
+  SweepPoint point(int index) const;             ///< values, document (base with the values applied)
+
+private:
+  sim::Json base_;
+  std::vector<SweepAxis> axes_;
+  std::vector<std::vector<std::size_t>> dims_;
+  std::vector<std::string> keys_;
+  sim::Json replication_;
+  int count_ = 0;
+};
+
+/// Every point of SweepPoints(base, axes), in order (for small sweeps and tests).
 std::vector<SweepPoint> expand_points(const sim::Json& base, const std::vector<SweepAxis>& axes);
 
 /// A value as shown in sweep.csv and labels: strings as they are, anything else as compact JSON.
@@ -125,10 +150,10 @@ double summary_worst_goodput_half_width(const std::filesystem::path& summary_csv
 /// True when `dir` holds a complete run of `point`; otherwise `why` says what is missing or different.
 bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point, std::string* why = nullptr);
 
-/// Concatenates the points' summary.csv files into sweep.csv text. `total_points` (the whole sweep's
-/// count, which sets the folder names' width) defaults to points.size(); --skip-invalid passes fewer points.
-std::string sweep_csv_text(const std::filesystem::path& out_dir, const std::vector<SweepAxis>& axes,
-                           const std::vector<SweepPoint>& points, int total_points = -1);
+/// Concatenates the summary.csv files of the points `indices` of `points` into sweep.csv text (the
+/// folder names' width is set by points.size(); --skip-invalid passes fewer indices than points).
+std::string sweep_csv_text(const std::filesystem::path& out_dir, const SweepPoints& points,
+                           const std::vector<int>& indices);
 
 /// `dcsim sweep`: returns the process exit code.
 int sweep_command(const SweepOptions& options);
