@@ -19,7 +19,7 @@ Facility::Facility(const Scenario& scenario, const hardware::Layout& layout, fai
                    workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log,
                    ops::MissionControl& mission, Hooks hooks)
     : s_(&scenario), layout_(&layout), health_(&health), placement_(&placement), workloads_(&workloads),
-      queue_(&queue), log_(&log), modes_(static_cast<int>(scenario.failures.modes.size())) {
+      queue_(&queue), modes_(static_cast<int>(scenario.failures.modes.size())) {
   const double base_w = scenario.power.rack_base_kw * W_PER_KW;
   if (scenario.cooling)
     plant_ = std::make_unique<facility::CoolingPlant>(

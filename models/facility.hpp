@@ -99,7 +99,6 @@ private:
   const hardware::PlacementIndex* placement_;
   workload::Workloads* workloads_;
   sim::EventQueue* queue_;
-  sim::EventLog* log_;
   int modes_ = 0;
 
   std::unique_ptr<facility::CoolingPlant> plant_; ///< null without cooling
