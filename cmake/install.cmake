@@ -55,8 +55,9 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
 power, failures, repairs and checkpointing) on SimGrid and reports goodput,
 MFU, lost GPU-hours and costs, with sweeps, comparisons and HTML reports.")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libsimgrid3.32, libfmt9, libstdc++6 (>= 12), libgcc-s1, libc6 (>= 2.34)")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, python3-pandas, python3-matplotlib")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libsimgrid3.32, libfmt9, zlib1g (>= 1:1.2.0), libzstd1 (>= 1.4.0), libstdc++6 (>= 12), libgcc-s1, libc6 (>= 2.34)")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, python3-pandas, python3-matplotlib, python3-zstandard")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_STRIP_FILES ON) # lintian: unstripped-binary-or-object
 set(CPACK_GENERATOR DEB)

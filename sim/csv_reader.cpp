@@ -1,5 +1,7 @@
 #include "sim/csv_reader.hpp"
 
+#include "sim/compressed_file.hpp"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -85,11 +87,9 @@ CsvDocument parse_csv(std::string_view text, std::string_view label) {
 }
 
 CsvDocument read_csv_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot read the file", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_csv(text.str(), path.string());
+  std::filesystem::path found;
+  const std::string text = read_maybe_compressed(path, &found);
+  return parse_csv(text, found.string());
 }
 
 double csv_number(std::string_view field) {

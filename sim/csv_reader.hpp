@@ -26,7 +26,9 @@ public:
 
 /// Parses CSV text; `label` names the source in error messages.
 CsvDocument parse_csv(std::string_view text, std::string_view label);
-/// Reads and parses a file; throws std::runtime_error when it cannot be read or is malformed.
+/// Reads and parses a file: `path` or, when that does not exist, its compressed variant path.gz or
+/// path.zst (compressed_file.hpp); throws std::runtime_error naming the file read when it cannot be read,
+/// is corrupt or is malformed.
 CsvDocument read_csv_file(const std::filesystem::path& path);
 
 /// A numeric field: empty → NaN; "inf"/"-inf"/"nan" accepted; anything else that is not a number throws.

@@ -12,14 +12,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake g++ make pkg-config libsimgrid-dev libboost-graph-dev nlohmann-json3-dev catch2 libfmt-dev
-          libcli11-dev help2man)
+          libcli11-dev help2man zlib1g-dev libzstd-dev)
 # Only for the tests: the report is checked in headless chromium, the notebook runs under jupyter
 # nbconvert (pandas, matplotlib, ipykernel), scenarios are validated against `dcsim schema` by jsonschema.
 # The loader fuzzer (tools/fuzz) is built with clang's libFuzzer. tools/slurm-sweep is tested on a one-node
 # Slurm cluster (tools/slurm-local): its daemons, munge, and sbatch/squeue/scontrol from slurm-client. The
-# .deb is checked by lintian (tools/package-deb).
+# .deb is checked by lintian (tools/package-deb). Compressed outputs (--compress) are decoded by Debian's gzip
+# and zstd tools and read by pandas, which needs python3-zstandard for .zst files.
 TEST_PACKAGES=(chromium jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-jsonschema
-               clang libclang-rt-14-dev slurmctld slurmd slurm-client munge lintian)
+               clang libclang-rt-14-dev slurmctld slurmd slurm-client munge lintian zstd python3-zstandard)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 say() { printf '== %s\n' "$*" >&2; }

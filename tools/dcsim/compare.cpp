@@ -1,5 +1,7 @@
 #include "tools/dcsim/compare.hpp"
 
+#include "sim/compressed_file.hpp"
+
 #include "sim/csv.hpp"
 #include "sim/csv_reader.hpp"
 #include "sim/stats.hpp"
@@ -419,17 +421,23 @@ std::string comparison_json(const Comparison& c) {
 }
 
 std::string exact_differences(const std::filesystem::path& baseline, const std::filesystem::path& candidate) {
+  // Files are compared by content: a compressed output (NAME.csv.gz, NAME.csv.zst) is read decompressed and
+  // matches the same file written plain or compressed otherwise, under the plain name.
   std::string out;
-  auto read = [](const std::filesystem::path& p) -> std::optional<std::string> {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return std::nullopt;
-    return std::string(std::istreambuf_iterator<char>(in), {});
+  auto read = [](const std::filesystem::path& plain) -> std::optional<std::string> {
+    try {
+      if (!sim::any_variant(plain)) return std::nullopt;
+      return sim::read_maybe_compressed(plain);
+    } catch (const std::runtime_error&) {
+      return std::nullopt;
+    }
   };
-  for (const std::string& name : listed_output_files(baseline)) {
-    if (name == RUN_FILE) continue; // provenance: its date and host differ by design
+  for (const std::string& listed : listed_output_files(baseline)) {
+    if (listed == RUN_FILE) continue; // provenance: its date and host differ by design
+    const std::string name = sim::plain_name(listed);
     const auto a = read(baseline / name), b = read(candidate / name);
     if (!a)
-      out += fmt::format("{}: listed in the baseline's {} but unreadable\n", name, COMPLETE_FILE);
+      out += fmt::format("{}: listed in the baseline's {} but unreadable\n", listed, COMPLETE_FILE);
     else if (!b)
       out += fmt::format("{}: missing from the candidate\n", name);
     else if (*a != *b)

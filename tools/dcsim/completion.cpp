@@ -2,6 +2,7 @@
 
 #include "tools/dcsim/provenance.hpp"
 
+#include "sim/compressed_file.hpp"
 #include "sim/csv.hpp"
 
 #include <fmt/format.h>
@@ -86,8 +87,8 @@ std::string completion_problem(const std::filesystem::path& dir, const std::vect
       return fmt::format("{} differs from the one recorded in {} (files of different runs mixed, or edited)",
                          name, COMPLETE_FILE);
   }
-  for (const auto& name : required)
-    if (std::find(listed.begin(), listed.end(), name) == listed.end())
+  for (const auto& name : required) // NAME, or its compressed NAME.gz / NAME.zst
+    if (std::none_of(listed.begin(), listed.end(), [&](const std::string& l) { return sim::plain_name(l) == name; }))
       return fmt::format("{} lists no {}", COMPLETE_FILE, name);
   return {};
 }

@@ -57,6 +57,7 @@ struct Cli {
   int sweep_replicas = 0;
   long long sweep_seed = -1;
   std::string sweep_shard;
+  std::string run_compress = "none", sweep_compress = "none";
   dcsim::tools::CompareOptions compare;
   std::string report_dir, report_output;
   std::vector<std::string> report_metrics, report_pareto;
@@ -80,6 +81,20 @@ const char* const OUTSIDE_HELP = "let trace files named by the scenario lie outs
 const char* const MEMORY_BUDGET_HELP =
     "memory a run (or a sweep's plan) may need, GB, estimated before it starts (default: half this machine's "
     "memory or address-space limit); over it: exit 3 naming the key";
+
+const char* const COMPRESS_HELP =
+    "none, gzip or zstd: write the CSV outputs as NAME.csv, NAME.csv.gz or NAME.csv.zst (deterministic; "
+    "every dcsim command and pandas read them as they are)";
+
+/// --compress's value, or exit 2 naming the option and the value.
+bool parse_compress(const char* command, const std::string& text, dcsim::sim::Compression& out) {
+  if (const auto c = dcsim::sim::parse_compression(text)) {
+    out = *c;
+    return true;
+  }
+  std::cerr << fmt::format("dcsim {}: --compress: expected none, gzip or zstd (got \"{}\")\n", command, text);
+  return false;
+}
 
 void add_run(Cli& c) {
   c.run_cmd = c.app.add_subcommand("run", "run a scenario's replicas and write CSV outputs");
@@ -105,6 +120,7 @@ void add_run(Cli& c) {
   c.run_cmd->add_flag("--ci-target-soft", c.run.ci_target_soft,
                       "an unmet --ci-target warns and exits 0 (default: exit 4)");
   c.run_cmd->add_option("--memory-budget-gb", c.run.memory_budget_gb, MEMORY_BUDGET_HELP)->check(CLI::PositiveNumber);
+  c.run_cmd->add_option("--compress", c.run_compress, COMPRESS_HELP);
   c.run_cmd->add_flag("--force", c.run.force,
                       "replace an earlier run's outputs in the output folder (the whole folder)");
 }
@@ -131,6 +147,7 @@ void add_sweep(Cli& c) {
                           "override a key of every point: key.path=value (repeatable)");
   c.sweep_cmd->add_option("--memory-budget-gb", c.sweep.memory_budget_gb, MEMORY_BUDGET_HELP)
       ->check(CLI::PositiveNumber);
+  c.sweep_cmd->add_option("--compress", c.sweep_compress, COMPRESS_HELP);
   c.sweep_cmd->add_flag("--force", c.sweep.force,
                         "run into a folder holding an earlier sweep's outputs (its points are replaced, "
                         "files dcsim did not write are never deleted)");
@@ -260,11 +277,13 @@ int dispatch_simulations(Cli& c, int argc, char** argv) {
     c.run.command_line.assign(argv, argv + argc);
     if (c.replicas > 0) c.run.overrides.push_back(fmt::format("replicas={}", c.replicas));
     if (c.seed >= 0) c.run.overrides.push_back(fmt::format("seed={}", c.seed));
+    if (!parse_compress("run", c.run_compress, c.run.compression)) return 2;
     return dcsim::tools::run_command(c.run);
   }
   if (*c.sweep_cmd) {
     if (c.sweep_replicas > 0) c.sweep.overrides.push_back(fmt::format("replicas={}", c.sweep_replicas));
     if (c.sweep_seed >= 0) c.sweep.overrides.push_back(fmt::format("seed={}", c.sweep_seed));
+    if (!parse_compress("sweep", c.sweep_compress, c.sweep.compression)) return 2;
     if (!c.sweep_shard.empty()) {
       if (const std::string error =
               dcsim::tools::parse_shard(c.sweep_shard, c.sweep.shard_index, c.sweep.shard_count);

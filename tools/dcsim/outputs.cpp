@@ -183,7 +183,8 @@ RunSummary summarize_replicas(const std::vector<ReplicaOutputs>& replicas) {
 }
 
 void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
-                   const std::vector<ReplicaOutputs>& replicas, const RunSummary& summary) {
+                   const std::vector<ReplicaOutputs>& replicas, const RunSummary& summary,
+                   sim::Compression compression) {
   std::filesystem::create_directories(dir);
   CsvTable sum(summary_schema());
   for (const auto& [entity, metrics] : summary.entities)
@@ -200,7 +201,8 @@ void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
     racks.append_formatted(r.rows.racks);
   }
   for (const CsvTable* t : {&reps, &led, &causes, &events, &series, &racks, &sum})
-    sim::write_file_atomically(dir / t->schema().name, t->text());
+    sim::write_file_atomically(dir / (t->schema().name + std::string(sim::compression_suffix(compression))),
+                               sim::compress(t->text(), compression));
 }
 
 std::string summary_table(const Scenario& scenario, const RunSummary& summary, int gpus) {

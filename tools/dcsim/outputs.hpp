@@ -15,6 +15,7 @@
 #include "models/cost/run_cost.hpp"
 #include "models/ledger/replica_result.hpp"
 #include "models/scenario.hpp"
+#include "sim/compressed_file.hpp"
 #include "sim/csv.hpp"
 #include "sim/stats.hpp"
 
@@ -55,9 +56,11 @@ struct RunSummary {
 };
 RunSummary summarize_replicas(const std::vector<ReplicaOutputs>& replicas);
 
-/// Writes every output file into `dir` (created if needed).
+/// Writes every output file into `dir` (created if needed); compressed, each CSV file is NAME.csv.gz or
+/// NAME.csv.zst (sim/compressed_file.hpp).
 void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
-                   const std::vector<ReplicaOutputs>& replicas, const RunSummary& summary);
+                   const std::vector<ReplicaOutputs>& replicas, const RunSummary& summary,
+                   sim::Compression compression = sim::Compression::NONE);
 
 /// The human-readable summary table printed by `dcsim run`.
 std::string summary_table(const Scenario& scenario, const RunSummary& summary, int gpus);

@@ -1,5 +1,7 @@
 #include "tools/dcsim/report.hpp"
 
+#include "sim/compressed_file.hpp"
+
 #include "sim/csv.hpp"
 #include "sim/csv_reader.hpp"
 #include "tools/dcsim/completion.hpp"
@@ -30,7 +32,7 @@ namespace {
 constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 
 std::optional<sim::CsvDocument> optional_csv(const std::filesystem::path& path, std::string& note) {
-  if (!std::filesystem::exists(path)) {
+  if (!sim::any_variant(path)) { // path, or its compressed path.gz / path.zst
     note = fmt::format("{} is not in this run's outputs.", path.filename().string());
     return std::nullopt;
   }
@@ -531,7 +533,7 @@ std::string rack_grid_section(const std::filesystem::path& dir, const std::optio
   std::string source;
   std::string note;
   // racks.csv, when a run writes it, is the better source.
-  if (std::filesystem::exists(dir / "racks.csv")) {
+  if (sim::any_variant(dir / "racks.csv")) {
     const auto racks = optional_csv(dir / "racks.csv", note);
     if (racks && racks->column("rack") && racks->column("availability_frac")) {
       const auto rack = *racks->column("rack"), avail = *racks->column("availability_frac");

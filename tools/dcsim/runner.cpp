@@ -207,7 +207,7 @@ int run_command(const RunOptions& options) {
       replicas = run_replicas(world, parallel, options.quiet);
     }
     const RunSummary summary = summarize_replicas(replicas);
-    write_outputs(folder->staging(), ran, replicas, summary);
+    write_outputs(folder->staging(), ran, replicas, summary, options.compression);
     write_scenario_document(folder->staging(), document);
     write_run_file(folder->staging(), {options.command_line, options.scenario_path, ran.seed, ran.replicas});
     write_completion_marker(folder->staging());

@@ -78,6 +78,7 @@ struct RunOptions {
   int max_replicas = 200;
   bool ci_target_soft = false; ///< an unmet --ci-target is a warning, not exit 4
   bool allow_outside_files = false; ///< trace files may lie outside the scenario's folder
+  sim::Compression compression = sim::Compression::NONE; ///< --compress: the CSV files as .csv.gz / .csv.zst
   bool force = false;               ///< replace an earlier run's outputs in out_dir
   double memory_budget_gb = 0;      ///< > 0: the memory budget (resource_budget.hpp); 0: the default
   std::vector<std::string> command_line; ///< for run.json

@@ -231,7 +231,7 @@ bool point_is_complete(const std::filesystem::path& dir, const SweepPoint& point
     if (!f.is_object() || !f.contains("name") || !f.at("name").is_string())
       return fail("complete.json: bad file entry");
     const std::string name = f.at("name").get<std::string>();
-    has_summary = has_summary || name == summary_schema().name;
+    has_summary = has_summary || sim::plain_name(name) == summary_schema().name;
     bool read_ok = false;
     const std::string bytes = read_file(dir / name, read_ok);
     if (!read_ok) return fail(name + " is missing");
@@ -552,7 +552,7 @@ void run_points(const SweepOptions& o, const SweepPlan& plan, const std::vector<
             replicas = run_replicas(world, inner, true, progress);
           }
           const RunSummary summary = summarize_replicas(replicas);
-          write_outputs(folder.staging(), ran, replicas, summary);
+          write_outputs(folder.staging(), ran, replicas, summary, o.compression);
           write_scenario_document(folder.staging(), document);
           mark_point_complete(folder.staging(), p);
           sim::die_if_interrupted();
@@ -622,15 +622,17 @@ std::string invalid_points_text(const SweepPlan& plan) {
 /// Writes sweep.csv (and invalid_points.csv when points were skipped) from the points' outputs and prints
 /// the table.
 void assemble_sweep_csv(const SweepOptions& o, const SweepPlan& plan) {
-  sim::write_file_atomically(
-      plan.out_dir / "sweep.csv",
-      sweep_csv_text(plan.out_dir, *plan.points, plan.valid_points()));
-  if (const std::string invalid = invalid_points_text(plan); !invalid.empty())
-    sim::write_file_atomically(plan.out_dir / INVALID_POINTS_FILE, invalid);
-  else
-    std::filesystem::remove(plan.out_dir / INVALID_POINTS_FILE);
+  const std::string suffix(sim::compression_suffix(o.compression));
+  const std::string text = sweep_csv_text(plan.out_dir, *plan.points, plan.valid_points());
+  sim::write_file_atomically(plan.out_dir / ("sweep.csv" + suffix), sim::compress(text, o.compression));
+  sim::remove_variants(plan.out_dir / "sweep.csv", o.compression); // one only: readers find it by its plain name
+  const std::string invalid = invalid_points_text(plan);
+  if (!invalid.empty())
+    sim::write_file_atomically(plan.out_dir / (INVALID_POINTS_FILE + suffix), sim::compress(invalid, o.compression));
+  sim::remove_variants(plan.out_dir / INVALID_POINTS_FILE,
+                       invalid.empty() ? std::nullopt : std::optional<sim::Compression>(o.compression));
   print_goodput_table(plan.out_dir / "sweep.csv", plan.axes, o.ci_target > 0);
-  std::cout << fmt::format("outputs written to {}/ (sweep.csv, points/)\n", plan.out_dir.string());
+  std::cout << fmt::format("outputs written to {}/ (sweep.csv{}, points/)\n", plan.out_dir.string(), suffix);
 }
 
 /// --ci-target: checks every point of `points` on its summary.csv; lists those that missed the target.
@@ -668,7 +670,7 @@ int merge_points(const SweepOptions& o, const SweepPlan& plan) {
                            plan.point_dir(p.index).string(), p.index, p.label(), why);
   }
   if (incomplete > 0) { // an earlier sweep.csv no longer matches the points: it goes
-    std::filesystem::remove(plan.out_dir / "sweep.csv");
+    sim::remove_variants(plan.out_dir / "sweep.csv");
     std::cerr << missing
               << fmt::format(
                      "dcsim sweep --merge-only: {} of {} points are not complete; no sweep.csv written\n",
@@ -732,7 +734,7 @@ int run_sweep(const SweepOptions& o, const SweepPlan& plan) {
   // point being (re)run keeps its earlier complete outputs until then. sweep.csv is rebuilt at the end,
   // so it goes now: a sweep killed half-way leaves no summary that disagrees with its points.
   // The sweep report (dcsim report) drew the old sweep.csv: it goes with it.
-  if (!todo.empty()) std::filesystem::remove(plan.out_dir / "sweep.csv"), std::filesystem::remove(plan.out_dir / "report.html");
+  if (!todo.empty()) sim::remove_variants(plan.out_dir / "sweep.csv"), std::filesystem::remove(plan.out_dir / "report.html");
   run_points(o, plan, todo, resumed);
   if (o.shard_count == 0) {
     assemble_sweep_csv(o, plan);

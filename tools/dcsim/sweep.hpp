@@ -48,6 +48,7 @@
 #pragma once
 
 #include "models/scenario.hpp"
+#include "sim/compressed_file.hpp"
 #include "tools/dcsim/completion.hpp"
 
 #include <filesystem>
@@ -76,6 +77,7 @@ struct SweepOptions {
   double ci_target = 0;             ///< > 0: points replicated adaptively (run_until_ci) to this half-width
   int max_replicas = 200;           ///< cap on a point's replicas with ci_target
   bool ci_target_soft = false;      ///< a point missing ci_target is a warning, not exit 4
+  sim::Compression compression = sim::Compression::NONE; ///< --compress: the CSV files as .csv.gz / .csv.zst
 };
 
 /// Parses `I/N` (1 <= I <= N). Returns an error message, or "" on success.

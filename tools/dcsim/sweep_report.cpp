@@ -1,5 +1,7 @@
 #include "tools/dcsim/sweep_report.hpp"
 
+#include "sim/compressed_file.hpp"
+
 #include "models/ledger/metric_table.hpp"
 #include "sim/csv_reader.hpp"
 #include "tools/dcsim/report.hpp"
@@ -338,7 +340,7 @@ std::string pareto_section(const std::filesystem::path& dir, const SweepData& d,
 
 std::string invalid_section(const std::filesystem::path& dir) {
   const auto path = dir / INVALID_POINTS_FILE;
-  if (!std::filesystem::exists(path)) return "";
+  if (!sim::any_variant(path)) return "";
   const auto doc = sim::read_csv_file(path);
   std::string out =
       fmt::format("<section id=\"invalid-points\"><h2>Invalid points (skipped)</h2>\n<p>{} points "
@@ -382,7 +384,7 @@ std::string table_section(const SweepData& d, const std::vector<std::string>& me
 } // namespace
 
 bool is_sweep_folder(const std::filesystem::path& dir) {
-  return std::filesystem::exists(dir / "sweep.csv");
+  return sim::any_variant(dir / "sweep.csv"); // or sweep.csv.gz, sweep.csv.zst
 }
 
 std::string sweep_report_html(const std::filesystem::path& dir, const std::vector<std::string>& chosen,

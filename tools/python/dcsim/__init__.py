@@ -10,11 +10,11 @@ Needs pandas and matplotlib (Debian: python3-pandas, python3-matplotlib). See ou
 and their units, plots.py for the charts.
 """
 
-from .outputs import (NotADcsimFolderError, Run, Sweep, read_run, read_sweep, RUN_CSV_FILES,
+from .outputs import (NotADcsimFolderError, Run, Sweep, find_output, read_run, read_sweep, RUN_CSV_FILES,
                       RUN_JSON_FILES)
 from .plots import (goodput_over_time, loss_waterfall, lost_gpu_time, metric_heatmap, metric_vs_key,
                     prefers_log, training_over_time)
 
-__all__ = ["NotADcsimFolderError", "Run", "Sweep", "read_run", "read_sweep", "RUN_CSV_FILES",
+__all__ = ["NotADcsimFolderError", "Run", "Sweep", "find_output", "read_run", "read_sweep", "RUN_CSV_FILES",
            "RUN_JSON_FILES", "goodput_over_time", "loss_waterfall", "lost_gpu_time", "metric_heatmap",
            "metric_vs_key", "prefers_log", "training_over_time"]

@@ -16,6 +16,11 @@ A run folder (README "Outputs"; the files are written by tools/dcsim/outputs.cpp
 A sweep folder: sweep.csv (point, one column per varied key, then summary.csv's columns) and
 points/point-NNN/, each a run folder.
 
+Compressed outputs (`dcsim run --compress gzip|zstd`, and sweep): each CSV file is NAME.csv.gz or
+NAME.csv.zst instead of NAME.csv. They are read here as they are (pandas decompresses by the suffix; .zst
+needs the `zstandard` module, Debian's python3-zstandard); a folder holding two forms of one file is an
+error, since which one is meant cannot be told.
+
 Columns keep dcsim's names and therefore their unit suffixes (`_s`, `_h`, `_gpu_h`, `_kw`, `_frac`,
 `_usd`, ...). Numbers are parsed with round-trip precision, so a value read here is the double dcsim
 wrote. An empty cell (a metric undefined for that row) is NaN.
@@ -51,6 +56,21 @@ class NotADcsimFolderError(FileNotFoundError):
 
     def __str__(self) -> str:  # OSError's would print "[Errno None] None: 'file'"
         return self.message
+
+
+#: The forms a CSV output can take: plain, gzip (`--compress gzip`) or zstd (`--compress zstd`).
+COMPRESSED_SUFFIXES = ("", ".gz", ".zst")
+
+
+def find_output(folder, name: str) -> Optional[Path]:
+    """The file that holds output `name` (e.g. "summary.csv") in `folder`: NAME, NAME.gz or NAME.zst,
+    whichever exists; None when none does. Raises NotADcsimFolderError when more than one exists."""
+    folder = Path(folder)
+    found = [folder / (name + s) for s in COMPRESSED_SUFFIXES if (folder / (name + s)).is_file()]
+    if len(found) > 1:
+        raise NotADcsimFolderError(folder / name, "both " + " and ".join(p.name for p in found)
+                                   + " exist: which one to read cannot be told (remove one)")
+    return found[0] if found else None
 
 
 def _read_csv(path: Path) -> pd.DataFrame:
@@ -130,10 +150,10 @@ def read_run(folder) -> Run:
     folder = Path(folder)
     if not folder.is_dir():
         raise NotADcsimFolderError(folder, "not a folder (no dcsim run here)")
-    summary_path = folder / "summary.csv"
-    if not summary_path.is_file():
-        hint = " (a sweep folder: use read_sweep)" if (folder / "sweep.csv").is_file() else ""
-        raise NotADcsimFolderError(summary_path, f"no such file: not a dcsim run folder{hint}")
+    summary_path = find_output(folder, "summary.csv")
+    if summary_path is None:
+        hint = " (a sweep folder: use read_sweep)" if find_output(folder, "sweep.csv") else ""
+        raise NotADcsimFolderError(folder / "summary.csv", f"no such file: not a dcsim run folder{hint}")
     listed: List[str] = []
     complete = None
     if (folder / "complete.json").is_file():
@@ -145,8 +165,8 @@ def read_run(folder) -> Run:
                                        "no such file, but complete.json lists it (the run is incomplete)")
     frames: Dict[str, Optional[pd.DataFrame]] = {}
     for name in RUN_CSV_FILES:
-        path = folder / f"{name}.csv"
-        frames[name] = _read_csv(path) if path.is_file() else None
+        path = find_output(folder, f"{name}.csv")
+        frames[name] = _read_csv(path) if path is not None else None
     documents = {key: _read_json(folder / file) if (folder / file).is_file() else None
                  for key, file in RUN_JSON_FILES.items() if key != "complete"}
     return Run(folder=folder, complete=complete, **frames, **documents)
@@ -222,13 +242,16 @@ def read_sweep(folder) -> Sweep:
     folder = Path(folder)
     if not folder.is_dir():
         raise NotADcsimFolderError(folder, "not a folder (no dcsim sweep here)")
-    path = folder / "sweep.csv"
-    if not path.is_file():
-        hint = " (a run folder: use read_run)" if (folder / "summary.csv").is_file() else \
+    path = find_output(folder, "sweep.csv")
+    if path is None:
+        hint = " (a run folder: use read_run)" if find_output(folder, "summary.csv") else \
             " (a sharded sweep writes it in its --merge-only step)" if (folder / "points").is_dir() else ""
-        raise NotADcsimFolderError(path, f"no such file: not a dcsim sweep folder{hint}")
+        raise NotADcsimFolderError(folder / "sweep.csv", f"no such file: not a dcsim sweep folder{hint}")
     # Varied keys are read as text first, so that "auto" beside 600 does not turn 600 into 600.0.
-    header = pd.read_csv(path, nrows=0).columns.tolist()
+    try:
+        header = pd.read_csv(path, nrows=0).columns.tolist()
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e:
+        raise NotADcsimFolderError(path, f"cannot read the CSV file ({e})") from e
     missing = [c for c in ("point",) + SUMMARY_COLUMNS if c not in header]
     if missing or header[0] != "point":
         raise NotADcsimFolderError(path, f"not a sweep.csv: missing columns {missing or ['point (first)']}")

@@ -125,6 +125,41 @@ class PackageTest(unittest.TestCase):
             self.assertIsNone(run.run_info)  # sweep points have no run.json
         self.assertIs(sweep.run(4), sweep.run(4))  # read once
 
+    def test_compressed_outputs_read_as_the_plain_ones(self):
+        # The same run and sweep with --compress gzip and zstd: pandas reads each file as it is (by its
+        # suffix), and the package's frames equal the plain outputs' frames cell for cell.
+        import pandas as pd
+        plain = dcsim.read_run(self.run_dir)
+        for method, suffix in (("gzip", ".gz"), ("zstd", ".zst")):
+            folder = self.tmp / f"run-{method}"
+            dcsim_command("run", str(SOURCE / "scenarios" / "default.json"), "--replicas", "2", "-q", "-j", "2",
+                          "--compress", method, "--out", str(folder))
+            names = sorted(p.name for p in folder.iterdir())
+            self.assertEqual(names, sorted([f"{n}.csv{suffix}" for n in dcsim.RUN_CSV_FILES]
+                                           + ["complete.json", "run.json", "scenario.json"]))
+            run = dcsim.read_run(folder)
+            for name in dcsim.RUN_CSV_FILES:
+                pd.testing.assert_frame_equal(run[name], plain[name], check_exact=True, obj=f"{method} {name}")
+                direct = pd.read_csv(folder / f"{name}.csv{suffix}")  # as is: pandas infers the compression
+                pd.testing.assert_frame_equal(direct, pd.read_csv(self.run_dir / f"{name}.csv"), check_exact=True)
+        sweep_gz = self.tmp / "sweep-gzip"
+        dcsim_command("sweep", str(SOURCE / "scenarios" / "restart-checkpoint-sweep.json"), "--replicas", "2",
+                      "-q", "-j", "2", "--compress", "gzip", "--out", str(sweep_gz))
+        self.assertTrue((sweep_gz / "sweep.csv.gz").is_file())
+        self.assertFalse((sweep_gz / "sweep.csv").exists())
+        sweep, zipped = dcsim.read_sweep(self.sweep_dir), dcsim.read_sweep(sweep_gz)
+        self.assertEqual(zipped.keys, sweep.keys)
+        pd.testing.assert_frame_equal(zipped.table, sweep.table, check_exact=True)
+        pd.testing.assert_frame_equal(zipped.run(4).summary, sweep.run(4).summary, check_exact=True)
+        # Two forms of one file: which is meant cannot be told.
+        both = self.tmp / "both"
+        shutil.copytree(self.tmp / "run-gzip", both)
+        shutil.copy(self.run_dir / "summary.csv", both / "summary.csv")
+        with self.assertRaises(dcsim.NotADcsimFolderError) as e:
+            dcsim.read_run(both)
+        self.assertEqual(str(e.exception), f"{both / 'summary.csv'}: both summary.csv and summary.csv.gz exist: "
+                         "which one to read cannot be told (remove one)")
+
     def test_errors_name_the_missing_file(self):
         empty = self.tmp / "empty"
         empty.mkdir(exist_ok=True)
