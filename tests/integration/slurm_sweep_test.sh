@@ -10,8 +10,16 @@
 # for the merge) and --cpus-per-task as scontrol shows them; the 4 array tasks each ran as a Slurm job
 # (scontrol lists tasks 1..4 of the array, COMPLETED with exit 0:0) and ran its round-robin share of the
 # 9 points (task 1: points 0, 4, 8; tasks 2-4: 2 points each, as its log says); the merge job started
-# only after the last task ended (afterok) and completed; sweep.csv is byte-identical to the one-machine
+# only after the last task ended (afterany) and completed; sweep.csv is byte-identical to the one-machine
 # sweep; after `tools/slurm-local stop` none of the daemons it started is alive.
+# Failed shards, injected by a wrapper around dcsim (tests/integration/flaky-dcsim: array task 2's sweep
+# exits 1, once or every time), 3 shards of the same sweep at 1 replica:
+#   - failing once with --retries 1: the merge job finds shard 2 without its completion marker, resubmits
+#     it alone (shard-2.retry-1.log; no other shard re-runs) with a new merge job, which writes the
+#     one-machine sweep.csv byte for byte; merge.log names the job, its state FAILED and the log;
+#   - failing every time with --retries 1: the second merge job stops with the exact error naming shard
+#     2/3, its 2 attempts, the resubmitted job and shard-2.retry-1.log, ends FAILED (exit 1), and no
+#     sweep.csv (in any form) is written.
 # Without root or the Slurm packages the test is skipped (exit 77), except under CI=true, where it fails.
 set -euo pipefail
 
@@ -76,7 +84,7 @@ submitted="$(cd "$out" && "$src/tools/slurm-sweep" --shards 4 --out "$out/shared
   --account planning --time 00:10:00 --merge-time 00:05:00 --cpus-per-task 1 --dcsim "$dcsim" \
   -- "${sweep_args[@]}")"
 echo "$submitted"
-pattern='^submitted array job ([0-9]+) \(4 tasks\) and merge job ([0-9]+) \(afterok:([0-9]+)\)'
+pattern='^submitted array job ([0-9]+) \(4 tasks\) and merge job ([0-9]+) \(afterany:([0-9]+),'
 [[ "$submitted" =~ $pattern ]] || fail "unexpected slurm-sweep output"
 array_id="${BASH_REMATCH[1]}"
 merge_id="${BASH_REMATCH[2]}"
@@ -108,8 +116,6 @@ while ((SECONDS - t1 < TIMEOUT_S)); do
     PENDING | CONFIGURING | RUNNING | COMPLETING) ;;
     *) fail_with_logs "merge job $merge_id ended $state" ;;
   esac
-  [[ "$(fields "$line" Reason)" != DependencyNeverSatisfied ]] ||
-    fail_with_logs "an array task failed: the merge can never run"
   sleep 0.5
 done
 [[ "$state" == COMPLETED ]] || fail_with_logs "merge job $merge_id not complete after $TIMEOUT_S s ('$state')"
@@ -145,5 +151,58 @@ rows=$(wc -l <"$out/whole/sweep.csv")
 [[ $rows -gt 9 ]] || fail "the one-machine sweep.csv has $rows lines: no header and rows for every point?"
 cmp "$out/whole/sweep.csv" "$out/shared/sweep.csv" ||
   fail "sweep.csv from Slurm differs from the one-machine sweep"
-echo "PASS: 4 Slurm array tasks and the merge gave the one-machine sweep.csv ($rows lines)," \
-  "$((SECONDS - t0)) s in all"
+echo "4 Slurm array tasks and the merge gave the one-machine sweep.csv ($rows lines)," \
+  "$((SECONDS - t0)) s so far"
+
+# ---- Failed shards: resubmitted once, or reported with their log.
+"$dcsim" sweep "$scenario" --replicas 1 -j 2 -q --out "$out/whole-1" >/dev/null || fail "the one-machine sweep failed"
+wait_idle() { # until no job of this cluster is left, or fail
+  local t=$SECONDS
+  while [[ -n "$(squeue -h -o %i)" ]]; do
+    ((SECONDS - t < TIMEOUT_S)) || fail_with_logs "jobs still queued after $TIMEOUT_S s"
+    sleep 0.5
+  done
+}
+submit_flaky() { # submit_flaky DIR once|always: 3 shards, --retries 1, task 2 fails as told
+  local submitted
+  submitted="$(cd "$out" && DCSIM_FAIL_TASK=2 DCSIM_FAIL_MODE="$2" DCSIM_FAIL_STATE="$1.failed" \
+    DCSIM_REAL="$dcsim" "$src/tools/slurm-sweep" --shards 3 --retries 1 --out "$1" --partition local \
+    --dcsim "$src/tests/integration/flaky-dcsim" -- "$scenario" --replicas 1)"
+  [[ "$submitted" =~ ^submitted\ array\ job\ ([0-9]+) ]] || fail "unexpected slurm-sweep output: $submitted"
+  echo "${BASH_REMATCH[1]}"
+}
+t2=$SECONDS
+first="$(submit_flaky "$out/once" once)"
+wait_idle
+logs="$out/once/slurm"
+grep -q "injected failure of shard 2" "$logs/shard-2.log" || fail_with_logs "shard 2 did not fail on its first try"
+want="slurm-sweep: shard 2/3 did not complete (job ${first}_2: FAILED, exit code 1:0; log $logs/shard-2.log):"
+want+=" resubmitting it (attempt 2 of 2)"
+grep -qxF "$want" "$logs/merge.log" || fail_with_logs "merge.log does not say '$want': $(cat "$logs/merge.log")"
+grep -q "shard 2/3: 3 points, 3 to run" "$logs/shard-2.retry-1.log" ||
+  fail_with_logs "the resubmitted shard 2 did not run its 3 points"
+got="$(cd "$logs" && ls -- *.retry-1.log | tr '\n' ' ')"
+[[ "$got" == "merge.retry-1.log shard-2.retry-1.log " ]] || fail "resubmitted logs '$got', expected shard 2's and a merge's"
+grep -q "outputs written to" "$logs/merge.retry-1.log" || fail_with_logs "the second merge did not merge"
+cmp "$out/whole-1/sweep.csv" "$out/once/sweep.csv" || fail "sweep.csv after a resubmitted shard differs from the one-machine sweep"
+echo "a shard failing once: resubmitted, merged byte-identical ($((SECONDS - t2)) s)"
+
+t3=$SECONDS
+first="$(submit_flaky "$out/always" always)"
+wait_idle
+logs="$out/always/slurm"
+pattern='resubmitted shard\(s\) 2 as array job ([0-9]+) and merge job ([0-9]+) \(afterany:'
+[[ "$(cat "$logs/merge.log")" =~ $pattern ]] || fail_with_logs "merge.log does not say it resubmitted shard 2"
+second="${BASH_REMATCH[1]}"
+last_merge="${BASH_REMATCH[2]}"
+want="slurm-sweep: shard 2/3 did not complete after 2 attempt(s) (job ${second}_2: FAILED, exit code 1:0): see $logs/shard-2.retry-1.log"
+grep -qxF "$want" "$logs/merge.retry-1.log" ||
+  fail_with_logs "merge.retry-1.log does not say '$want': $(cat "$logs/merge.retry-1.log")"
+grep -qxF "slurm-sweep: 1 of 3 shard(s) failed past --retries 1: nothing merged, no sweep.csv written; fix the cause and submit the same command again (complete points are skipped)" \
+  "$logs/merge.retry-1.log" || fail_with_logs "merge.retry-1.log lacks the closing error"
+got="$(fields "$(scontrol -o show job "$last_merge")" JobState ExitCode)"
+[[ "$got" == "FAILED 1:0" ]] || fail_with_logs "the last merge job ended '$got', expected 'FAILED 1:0'"
+[[ -z "$(ls "$out/always" | grep '^sweep\.csv')" ]] || fail "a sweep.csv was written despite a failed shard"
+[[ ! -e "$logs/shard-2.retry-2.log" && ! -e "$logs/merge.retry-2.log" ]] || fail "shard 2 was resubmitted past --retries 1"
+echo "a shard failing every time: stopped after 2 attempts naming it and its log ($((SECONDS - t3)) s)"
+echo "PASS: Slurm sweep merged byte-identical, a failed shard resubmitted or reported, $((SECONDS - t0)) s in all"

@@ -117,7 +117,7 @@ TEST_CASE("tools/slurm-sweep --dry-run: an array of N shard tasks and a merge af
   CHECK(array.find("#SBATCH --output=" + (out / "slurm" / "shard-%a.log").string() + "\n") !=
         std::string::npos);
   CHECK(array.find("--dependency") == std::string::npos);
-  for (const std::string line : {"#SBATCH --dependency=afterok:<array job id>\n", "#SBATCH --partition=gpu\n",
+  for (const std::string line : {"#SBATCH --dependency=afterany:<array job id>\n", "#SBATCH --partition=gpu\n",
                                  "#SBATCH --account=planning\n", " --merge-only\n"})
     CHECK(merge.find(line) != std::string::npos);
   CHECK(merge.find("--shard") == std::string::npos);
@@ -137,6 +137,8 @@ TEST_CASE("tools/slurm-sweep --dry-run: an array of N shard tasks and a merge af
   REQUIRE(m.exit_code == 0);
   REQUIRE(run_shell(sweep(dir / "whole", "")).exit_code == 0);
   CHECK(read_text(out / "sweep.csv") == read_text(dir / "whole" / "sweep.csv"));
+  for (int task = 1; task <= 4; ++task) // each task marked its shard done, which the merge checked
+    CHECK(fs::exists(out / "slurm" / fmt::format("shard-{}.done", task)));
 
   const auto usage =
       run_shell(fmt::format("{} --shards 4 --out {} --dry-run -- {} --shard 1/2 2>&1",
