@@ -4,6 +4,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -111,6 +112,14 @@ std::string unzstd(std::string_view in, std::string_view label, std::size_t max_
   return out;
 }
 
+constexpr Compression ALL[] = {Compression::NONE, Compression::GZIP, Compression::ZSTD};
+
+std::filesystem::path variant(const std::filesystem::path& plain, Compression c) {
+  std::filesystem::path p = plain;
+  p += std::string(compression_suffix(c));
+  return p;
+}
+
 } // namespace
 
 std::string_view compression_name(Compression c) {
@@ -123,7 +132,7 @@ std::string_view compression_name(Compression c) {
 }
 
 std::optional<Compression> parse_compression(std::string_view text) {
-  for (Compression c : {Compression::NONE, Compression::GZIP, Compression::ZSTD})
+  for (Compression c : ALL)
     if (text == compression_name(c)) return c;
   return std::nullopt;
 }
@@ -167,11 +176,9 @@ std::string decompress(std::string_view bytes, Compression c, std::string_view l
 
 std::optional<std::filesystem::path> find_variant(const std::filesystem::path& plain) {
   std::vector<std::filesystem::path> found;
-  for (Compression c : {Compression::NONE, Compression::GZIP, Compression::ZSTD}) {
-    std::filesystem::path p = plain;
-    p += std::string(compression_suffix(c));
+  for (Compression c : ALL) {
     std::error_code ec;
-    if (std::filesystem::exists(p, ec)) found.push_back(p);
+    if (std::filesystem::exists(variant(plain, c), ec)) found.push_back(variant(plain, c));
   }
   if (found.empty()) return std::nullopt;
   if (found.size() > 1) {
@@ -185,22 +192,16 @@ std::optional<std::filesystem::path> find_variant(const std::filesystem::path& p
 }
 
 bool any_variant(const std::filesystem::path& plain) {
-  for (Compression c : {Compression::NONE, Compression::GZIP, Compression::ZSTD}) {
-    std::filesystem::path p = plain;
-    p += std::string(compression_suffix(c));
+  return std::any_of(std::begin(ALL), std::end(ALL), [&](Compression c) {
     std::error_code ec;
-    if (std::filesystem::exists(p, ec)) return true;
-  }
-  return false;
+    return std::filesystem::exists(variant(plain, c), ec);
+  });
 }
 
 void remove_variants(const std::filesystem::path& plain, std::optional<Compression> keep) {
-  for (Compression c : {Compression::NONE, Compression::GZIP, Compression::ZSTD}) {
-    if (keep == c) continue;
-    std::filesystem::path p = plain;
-    p += std::string(compression_suffix(c));
+  for (Compression c : ALL) {
     std::error_code ignored;
-    std::filesystem::remove(p, ignored);
+    if (keep != c) std::filesystem::remove(variant(plain, c), ignored);
   }
 }
 

@@ -1,7 +1,8 @@
 # ctest "install: ...": `cmake --install` of the existing build into a fresh prefix (nothing is rebuilt),
 # then checks what lands there: the binary (it runs), the docs, the Debian changelog and copyright, the
 # Slurm scripts (executable), the Python package (imported from the prefix when pandas and matplotlib are
-# there), and with help2man a man page per subcommand that `dcsim --help` lists, each its own. cmake -DBUILD_DIR=... -DPREFIX=... -DMAN_PAGE=ON|OFF -P install_test.cmake
+# there), and with help2man a man page per subcommand that `dcsim --help` lists, each its own; the installed
+# slurm-sweep runs the installed dcsim (from PATH) and calls itself back in its merge job. cmake -DBUILD_DIR=... -DPREFIX=... -DMAN_PAGE=ON|OFF -P install_test.cmake
 file(REMOVE_RECURSE ${PREFIX})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX} RESULT_VARIABLE rc OUTPUT_QUIET)
 if(NOT rc EQUAL 0)
@@ -41,6 +42,15 @@ foreach(script slurm-sweep slurm-local)
     message(FATAL_ERROR "lib/dcsim/${script} is not executable")
   endif()
 endforeach()
+# The installed slurm-sweep, with no build/ beside it, takes the installed dcsim from PATH, and its merge job
+# calls the installed slurm-sweep back to recover failed shards.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "PATH=${PREFIX}/bin:$ENV{PATH}"
+                        ${PREFIX}/lib/dcsim/slurm-sweep --shards 2 --out ${PREFIX}/sweep --dry-run -- s.json
+                OUTPUT_VARIABLE dry RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT dry MATCHES "\n${PREFIX}/bin/dcsim sweep s\\.json --out ${PREFIX}/sweep --resume"
+   OR NOT dry MATCHES "exec bash ${PREFIX}/lib/dcsim/slurm-sweep --recover ${PREFIX}/sweep ")
+  message(FATAL_ERROR "the installed slurm-sweep does not run the installed dcsim and itself (exit ${rc}):\n${dry}")
+endif()
 if(MAN_PAGE)
   # Each page is its command's: dcsim-compare's title and NAME, and its own options (--junit).
   execute_process(COMMAND gzip -dc ${PREFIX}/share/man/man1/dcsim-compare.1.gz OUTPUT_VARIABLE man RESULT_VARIABLE rc)
@@ -57,7 +67,7 @@ endif()
 execute_process(COMMAND /usr/bin/python3 -c "import pandas, matplotlib" RESULT_VARIABLE no_pandas OUTPUT_QUIET ERROR_QUIET)
 if(no_pandas EQUAL 0)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${PREFIX}/lib/python3/dist-packages MPLBACKEND=Agg
-                          /usr/bin/python3 -c "import dcsim; print(dcsim.__file__)"
+                          /usr/bin/python3 -c "import dcsim; dcsim.find_output('.', 'summary.csv'); print(dcsim.__file__)"
                   OUTPUT_VARIABLE where RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0 OR NOT where MATCHES "^${PREFIX}/lib/python3/dist-packages/dcsim/__init__.py")
     message(FATAL_ERROR "the installed Python package does not import from the prefix: ${where}")
