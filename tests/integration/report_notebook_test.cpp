@@ -623,12 +623,14 @@ TEST_CASE("the goodput notebook executes headless on a fresh run (jupyter nbconv
 TEST_CASE("the sweep notebook executes headless on a fresh sweep (jupyter nbconvert --execute)",
           "[scenario][workflow][notebook]") {
   const fs::path dir = test::fresh_test_dir("sweep-notebook");
-  // restart-checkpoint-sweep.json: 3 restart times x 3 checkpoint intervals, 3 replicas each.
-  const auto s = run_shell(fmt::format("{} sweep {} -q -j 2 --replicas 3 --out {} 2>&1", dcsim_binary(),
+  // restart-checkpoint-sweep.json: 3 restart times x 3 checkpoint intervals, 3 replicas each; its outputs
+  // compressed (zstd), which the notebook reads as plain ones (the goodput notebook reads a plain run).
+  const auto s = run_shell(fmt::format("{} sweep {} -q -j 2 --replicas 3 --compress zstd --out {} 2>&1", dcsim_binary(),
                                        shell_quote(source_path("scenarios/restart-checkpoint-sweep.json")),
                                        shell_quote((dir / "rcs").string())));
   INFO(s.output);
   REQUIRE(s.exit_code == 0);
+  REQUIRE(fs::exists(dir / "rcs" / "sweep.csv.zst"));
   const ExecutedNotebook nb = execute_notebook(dir, "sweep", "DCSIM_SWEEP=rcs");
   INFO(nb.text);
   CHECK(nb.errors == 0);
