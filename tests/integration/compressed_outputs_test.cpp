@@ -56,6 +56,7 @@ TEST_CASE("run --compress: the plain outputs compressed, byte-identical run to r
   run("gz", "--compress gzip");
   run("gz-again", "--compress gzip");
   run("zst", "--compress zstd");
+  run("zst-again", "--compress zstd");
 
   // Every CSV file of the plain run, and only those, is there compressed; the rest is as it was.
   std::set<std::string> want_gz, want_zst;
@@ -76,8 +77,9 @@ TEST_CASE("run --compress: the plain outputs compressed, byte-identical run to r
     CHECK(decoded(dir / "zst" / (name + ".zst")) == read_text(dir / "plain" / name));
   }
   // Same scenario and seed: byte-identical compressed files (no time stamp or name in the gzip header).
-  for (const auto& name : names_in(dir / "gz"))
-    if (name != "run.json") CHECK(read_text(dir / "gz" / name) == read_text(dir / "gz-again" / name));
+  for (const std::string form : {"gz", "zst"})
+    for (const auto& name : names_in(dir / form))
+      if (name != "run.json") CHECK(read_text(dir / form / name) == read_text(dir / (form + "-again") / name));
 
   // compare reads them: --exact compares contents (plain against gzip: identical), the statistics are the
   // same as between two plain runs.

@@ -197,7 +197,8 @@ void add_compare(Cli& c) {
       "NAME=1% (of the baseline mean) (repeatable)");
   c.compare_cmd->add_flag(
       "--exact", c.compare.exact,
-      "require byte-identical outputs (every listed file but run.json); exit 5 on a difference");
+      "require byte-identical outputs (every listed file but run.json; a compressed file by its content); "
+      "exit 5 on a difference");
 }
 
 void add_inspection(Cli& c) { // report, validate, scenario, step, topology, cost
