@@ -33,4 +33,13 @@ line="$(grep "^exec " <<<"$printed" | tail -1)" # the merge job's, on one line
 eval "words=(${line#exec })"
 [[ "${words[4]}" == 'name=a b;$(id)' ]] || fail "the option came back as '${words[4]}'"
 [[ ! -e "$out/pwned" ]] || fail "the injected command ran"
+# --recover (the merge job's) refuses a shard out of range, a folder it did not submit, and --retries junk.
+mkdir -p "$out/rec/slurm" && printf 'shards=2\nretries=1\n' >"$out/rec/slurm/settings"
+for args in "3|slurm-sweep: --recover: shard '3' is not one of 1..2" \
+            "2|slurm-sweep: $out/rec/slurm/shard-2.tries or .job: missing (not a folder slurm-sweep submitted)"; do
+  err="$("$src/tools/slurm-sweep" --recover "$out/rec" "${args%%|*}" 2>&1)"
+  [[ $? -eq 2 && "$err" == "${args#*|}" ]] || fail "--recover ${args%%|*}: '$err'"
+done
+err="$("$src/tools/slurm-sweep" "${base[@]}" --retries 10 -- scenario.json 2>&1)"
+[[ $? -eq 2 && "$err" == "slurm-sweep: --retries: expected a whole number from 0 to 9 (got '10')" ]] || fail "--retries 10: '$err'"
 echo "ok"
