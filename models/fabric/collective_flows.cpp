@@ -1,7 +1,10 @@
 #include "models/fabric/collective_flows.hpp"
 
+#include "models/fabric/max_min.hpp"
+
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 namespace dcsim::fabric {
 
@@ -112,6 +115,28 @@ CollectiveFlows collective_flows(const FabricPlatform& fabric, FlowPattern patte
   else
     group_flows(pf, plan.layout(), degraded, all_groups, pattern == FlowPattern::RING, ranks, stride);
   return {std::move(pf.flows), std::move(pf.sender), std::move(pf.weight)};
+}
+
+std::vector<double> fabric_rates(const FabricPlatform& fabric, const std::vector<sim::Platform::Flow>& flows) {
+  const sim::Platform& platform = fabric.platform();
+  std::vector<int> local(at(platform.link_count()), -1); // platform link -> index among the links used
+  std::vector<double> capacity;
+  std::vector<MaxMinFlow> mm(flows.size());
+  std::vector<int> route;
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    route.clear();
+    double latency_s = 0;
+    if (!fabric.route(flows[f].src_host, flows[f].dst_host, route, latency_s))
+      throw std::logic_error("fabric_rates: a flow within one NVLink domain has no fabric route");
+    for (int l : route) {
+      if (local[at(l)] < 0) {
+        local[at(l)] = static_cast<int>(capacity.size());
+        capacity.push_back(platform.link_on(l) ? platform.link_bandwidth(l) : 0.0);
+      }
+      mm[f].links.push_back(local[at(l)]);
+    }
+  }
+  return max_min_rates(capacity, mm);
 }
 
 double collective_beta(const CollectiveFlows& cf, const std::vector<double>& rates) {

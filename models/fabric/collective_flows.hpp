@@ -36,6 +36,12 @@ struct CollectiveFlows {
 CollectiveFlows collective_flows(const FabricPlatform& fabric, FlowPattern pattern, int ranks, int stride,
                                  const std::vector<int>& rank_gpus, bool all_groups);
 
+/// The rate each flow gets when all start at once on the fabric's links at their current capacities:
+/// the weighted max-min of max_min.hpp (weights 1) over the routes FabricPlatform::route gives, which is
+/// what SimGrid's CM02 model gives the same flows (Platform::rates_isolated; tests/unit/fabric compare
+/// the two), without an engine, a clock or a child process. A flow over a link that is off gets 0.
+std::vector<double> fabric_rates(const FabricPlatform& fabric, const std::vector<sim::Platform::Flow>& flows);
+
 /// β of the flows at `rates` (bytes/s, in order; a flow at 0 is blocked and left out); 0 when none runs.
 double collective_beta(const CollectiveFlows& cf, const std::vector<double>& rates);
 

@@ -1,7 +1,5 @@
 #include "models/fabric/fabric_comm_model.hpp"
 
-#include "sim/process_pool.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -25,11 +23,6 @@ std::uint64_t splitmix64(std::uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
 }
-
-// Rates are read over WINDOW_S, starting SETTLE_S plus twice the longest route latency after the flows
-// start (latencies are microseconds), long before a flow of PROBE_BYTES could end (seconds).
-constexpr double SETTLE_S = 1e-3;
-constexpr double WINDOW_S = 1e-3;
 
 } // namespace
 
@@ -136,16 +129,9 @@ double FabricCommModel::measured_s_per_byte(workload::Collective kind, const wor
 
 void FabricCommModel::probe(const std::vector<Shape>& shapes) const {
   const std::uint64_t state = fabric_state();
-  for (const Shape& shape : shapes) { // one child per shape: its flows stay in flight in that child
-    const std::string reply = sim::run_in_child([&] {
-      const std::array<double, 2> values = play(shape, placement_());
-      std::string out(sizeof values, '\0');
-      std::memcpy(out.data(), values.data(), out.size());
-      return out;
-    });
-    std::array<double, 2> values{};
-    if (reply.size() != sizeof values) throw std::logic_error("FabricCommModel: malformed probe reply");
-    std::memcpy(values.data(), reply.data(), reply.size());
+  const std::vector<int> rank_gpus = placement_();
+  for (const Shape& shape : shapes) {
+    const std::array<double, 2> values = play(shape, rank_gpus);
     measured_[ShapeKey{state, static_cast<int>(shape.pattern), shape.ranks, shape.stride}] = values[0];
     flows_played_ += static_cast<long long>(values[1]);
   }
@@ -168,9 +154,7 @@ std::array<double, 2> FabricCommModel::play(const Shape& shape, const std::vecto
                                                                      : FlowPattern::PAIR;
   const CollectiveFlows cf = collective_flows(*fabric_, pattern, shape.ranks, shape.stride, rank_gpus, all_groups);
   if (cf.flows.empty()) return {0.0, 0.0};
-  const std::vector<double> rates =
-      fabric_->platform().rates_isolated(cf.flows, SETTLE_S + 2 * fabric_->max_route_latency_s(), WINDOW_S);
-  return {collective_beta(cf, rates), static_cast<double>(cf.flows.size())};
+  return {collective_beta(cf, fabric_rates(*fabric_, cf.flows)), static_cast<double>(cf.flows.size())};
 }
 
 } // namespace dcsim::fabric

@@ -1,11 +1,11 @@
-// Collectives across NVLink domains played as SimGrid communications on the fabric.
+// Collectives across NVLink domains priced by the max-min sharing of their flows on the fabric.
 //
 // FabricCommModel answers CommModel::time_s with the hierarchical formulas of AlphaBetaCommModel
 // (comm_model.hpp: NVLink phase over k members per domain, then the scale-out phase across D = ceil(n/k)
 // domains, latencies per step), except that the scale-out phase's bandwidth term is not S/(k·B_net)-like
-// arithmetic on a per-GPU figure: it is S·β/η, β (seconds per byte of S) measured by playing the
-// collective's inter-domain traffic on the SimGrid platform (FabricPlatform: access links, leaf and pod
-// bundles, their current capacities) over the job's real placement, η = nic_efficiency_frac (the NIC's
+// arithmetic on a per-GPU figure: it is S·β/η, β (seconds per byte of S) measured from the rates the
+// collective's inter-domain traffic gets on the fabric platform's links (FabricPlatform: access links,
+// leaf and pod bundles, their current capacities) over the job's real placement, η = nic_efficiency_frac (the NIC's
 // achievable share of its line rate, the endpoint's factor). Contention between groups at oversubscribed
 // or degraded bundles, groups split unevenly over domains, a job spread over more leaves, failed ports,
 // leaves, spines and planes all reach the step time this way. NVLink stays analytic (a domain's switch
@@ -14,8 +14,11 @@
 //
 // The probe of one group shape starts, all at once, one bandwidth-equivalent flow per member and peer
 // (docs/architecture.md, SimGrid, "agg": a ring's D−1 steps collapsed into one transfer, their latencies added
-// by the formulas) and reads the rate SimGrid's max-min sharing gives each flow while all are in flight:
-// a collective's steps run in lockstep, so no member finishes early and frees bandwidth for the others.
+// by the formulas) and takes the rate max-min sharing gives each flow while all are in flight (a
+// collective's steps run in lockstep, so no member finishes early and frees bandwidth for the others):
+// fabric_rates (collective_flows.hpp), the engine-free max-min over the platform's routes and link
+// capacities, which is the sharing SimGrid's CM02 model gives the same flows started at once
+// (Platform::rates_isolated; the fabric tests compare the two on every probe pattern, with failures).
 // A member's time t is its slowest flow's bytes over its rate; β is the largest t·w/Q over members
 // (Q = PROBE_BYTES; c = members in the sender's domain, D = the group's domains):
 //   RING       (all-reduce, reduce-scatter, all-gather: the inter-domain phase of TP, CP, DP, expert DP)
@@ -51,18 +54,18 @@
 // probe later to themselves. Sharing by state class would make a replica's answer depend on which
 // replica met the class first (outputs would change with -j); sharing by the exact probe input (shape,
 // GPUs in rank order, their ports, their leaves' and pods' uplinks) would be exact but rarely hits, as
-// replicas differ in which GPU or rack failed. A probe's cost is mostly memory (page faults for
-// SimGrid's per-flow objects and copy-on-write copies of the links it touches), which grows with the
-// parent process it is forked from: keep the World small.
+// replicas differ in which GPU or rack failed. A probe costs O(flows × route length × log links): a
+// 131,072-GPU job's DP rings (254k flows) solve in about 0.2 s (tools/bench step).
 //
 // Sharing with other jobs. The probe prices the job alone; set_shared_factors multiplies each axis's β
 // by what the shared fabric (shared_fabric.hpp) finds other jobs' flows cost it (1 alone: the figure
 // above, exactly). The factors are part of the state signature.
 //
-// The clock. Playing flows moves SimGrid's clock, which cannot go back: each shape is played in a
-// forked child (sim::run_in_child) on its copy of the platform, which reports β and exits. The caller's
-// clock, platform and event queue are untouched, so probes may run in the process that builds the
-// platform before replicas fork (whose caches the replicas inherit) and inside a replica.
+// The clock. A probe reads the platform's routes and capacities and plays nothing: SimGrid's clock,
+// the caller's event queue and transfers in flight are untouched, so probes run in the process that
+// builds the platform before replicas fork (whose caches the replicas inherit) and inside a replica,
+// with no child process. (Until this version each shape was played by SimGrid in a forked child: 7 s
+// at 131,072 GPUs, mostly page faults and SimGrid's per-flow objects; the rates agree to 1e-9.)
 #pragma once
 
 #include "models/fabric/collective_flows.hpp"
@@ -114,7 +117,7 @@ public:
   /// The same as the scale-out bandwidth per member that gives β in the alpha-beta formula with the
   /// group's own k and D (bytes/s, before η; 0 when nothing could be played).
   double measured_bytes_per_s(workload::Collective kind, const workload::CommGroup& group) const;
-  /// Probes run so far (one per cache miss, a child process per group shape), and flows they played.
+  /// Probes run so far (one per cache miss, every expected group shape), and flows they priced.
   int probes() const { return probes_; }
   long long flows_played() const { return flows_played_; }
 
@@ -148,8 +151,8 @@ private:
     int ranks;
     int stride;
   };
-  /// Plays a shape on the current platform (in this process: the caller forks) and returns its β
-  /// (0 when it has no flow across domains) and the number of flows played.
+  /// Prices a shape on the current platform's capacities and returns its β (0 when it has no flow
+  /// across domains) and the number of flows.
   std::array<double, 2> play(const Shape& shape, const std::vector<int>& rank_gpus) const;
   void probe(const std::vector<Shape>& shapes) const;
 };

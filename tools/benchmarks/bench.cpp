@@ -4,6 +4,7 @@
 // runs replicas in forked children exactly as `dcsim run` does. Reported per case:
 //   build_s       building the platform and the derived job timing (paid once per run)
 //   replica_s     mean wall time of one replica's simulation (in its child)
+//   replica_cpu_s its CPU time, user + sys (the figure to compare on a shared machine)
 //   rss_build     peak RSS of the process after building
 //   rss_replica   peak RSS of a replica child (shares the built platform copy-on-write)
 #include "models/world.hpp"
@@ -33,6 +34,12 @@ namespace {
 
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+double cpu_s() { // user + sys of this process
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 double rss_mib(int who) {
   rusage ru{};
@@ -175,31 +182,33 @@ int run_case(const Case& c) {
   const double rss_build = rss_mib(RUSAGE_SELF);
   sim::ProcessPool pool(1);
   const auto out = pool.map(c.replicas, [&](int r, const auto&) {
-    const double t = now_s();
+    const double t = now_s(), cpu = cpu_s();
     const auto result = world.run_replica(r);
-    const double run_s = now_s() - t;
+    const double run_s = now_s() - t, run_cpu_s = cpu_s() - cpu;
     std::uint64_t failures = 0;
     for (const auto& m : result.modes)
       failures += m.failures;
-    return fmt::format("{} {} {}", run_s, failures, rss_mib(RUSAGE_SELF));
+    return fmt::format("{} {} {} {}", run_s, failures, rss_mib(RUSAGE_SELF), run_cpu_s);
   });
-  double run_sum = 0, failures_sum = 0, rss_replica = 0;
+  double run_sum = 0, cpu_sum = 0, failures_sum = 0, rss_replica = 0;
   for (const auto& line : out) {
     std::istringstream in(line);
-    double run_s = 0, failures = 0, rss = 0;
-    in >> run_s >> failures >> rss;
+    double run_s = 0, failures = 0, rss = 0, run_cpu_s = 0;
+    in >> run_s >> failures >> rss >> run_cpu_s;
     run_sum += run_s;
+    cpu_sum += run_cpu_s;
     failures_sum += failures;
     rss_replica = std::max(rss_replica, rss);
   }
-  const double replica_s = run_sum / c.replicas;
+  const double replica_s = run_sum / c.replicas, replica_cpu_s = cpu_sum / c.replicas;
   const double judged_s = c.include_build ? build_s + replica_s : replica_s;
   const bool time_ok = c.target_replica_s <= 0 || judged_s <= c.target_replica_s;
   const bool rss_ok = c.target_rss_mib <= 0 || rss_replica <= c.target_rss_mib;
   std::cout << fmt::format("case {}: {}\n", c.name, c.what);
-  std::cout << fmt::format("  GPUs {}  failures/replica {:.0f}  build_s {:.2f}  replica_s {:.4f}  "
+  std::cout << fmt::format("  GPUs {}  failures/replica {:.0f}  build_s {:.2f}  replica_s {:.4f}  replica_cpu_s {:.4f}  "
                            "rss_build_mib {:.0f}  rss_replica_mib {:.0f}\n",
-                           world.layout().gpus(), failures_sum / c.replicas, build_s, replica_s, rss_build, rss_replica);
+                           world.layout().gpus(), failures_sum / c.replicas, build_s, replica_s, replica_cpu_s, rss_build,
+                           rss_replica);
   std::cout << fmt::format("  target {}: {} ({}{:.3f} s, {:.0f} MiB)\n", c.target, time_ok && rss_ok ? "met" : "MISSED",
                            c.include_build ? "build + one replica " : "", judged_s, rss_replica);
   return time_ok && rss_ok ? 0 : 1;
@@ -207,23 +216,25 @@ int run_case(const Case& c) {
 
 } // namespace
 
-/// Case "step": one evaluation of the step-time model, its collectives played on the fabric, for a
-/// 405B-class job at growing sizes (issue 4: <= 1 s at 16,384 GPUs, <= 10 s at 131,072).
+/// Case "step": one evaluation of the step-time model, its collectives priced on the fabric, for a
+/// 405B-class job at growing sizes (issue 27: first evaluation <= 0.1 s at 16,384 GPUs, <= 1 s at 131,072,
+/// judged on the CPU time, user + sys, as the wall time of a shared machine is noisy).
 int run_step_case() {
   std::cout << "case step: one step of a 405B-class dense job (TP8 x PP16 x DP, fp8) on Rubin NVL72, collectives "
-               "played on an 8 x 200G RoCE fabric\n";
-  std::cout << fmt::format("  {:>7} {:>5} {:>8} {:>10} {:>8} {:>10} {:>9} {:>10} {:>6} {:>9}\n", "gpus", "dp",
-                           "build_s", "first_eval_s", "flows", "cached_us", "step_s", "alpha_beta_s", "mfu",
-                           "probe_MiB");
+               "priced on an 8 x 200G RoCE fabric\n";
+  std::cout << fmt::format("  {:>7} {:>5} {:>8} {:>12} {:>12} {:>8} {:>10} {:>9} {:>12} {:>6} {:>7}\n", "gpus", "dp",
+                           "build_s", "first_eval_s", "first_cpu_s", "flows", "cached_us", "step_s", "alpha_beta_s",
+                           "mfu", "rss_MiB");
   bool ok = true;
   for (const auto& r : tools::bench_step_model()) {
-    std::cout << fmt::format("  {:>7} {:>5} {:>8.2f} {:>12.3f} {:>8.0f} {:>10.3f} {:>9.4f} {:>12.4f} {:>6.3f} {:>9.0f}\n",
-                             r.gpus, r.dp, r.build_s, r.first_evaluation_s, r.flows, r.cached_evaluation_s * 1e6,
-                             r.step_time_s, r.alpha_beta_step_s, r.mfu_frac, r.probe_rss_mib);
-    if (r.gpus == 16384 && r.first_evaluation_s > 1.0) ok = false;
-    if (r.gpus == 131072 && r.first_evaluation_s > 10.0) ok = false;
+    std::cout << fmt::format("  {:>7} {:>5} {:>8.2f} {:>12.3f} {:>12.3f} {:>8.0f} {:>10.3f} {:>9.4f} {:>12.4f} {:>6.3f} "
+                             "{:>7.0f}\n",
+                             r.gpus, r.dp, r.build_s, r.first_evaluation_s, r.first_evaluation_cpu_s, r.flows,
+                             r.cached_evaluation_s * 1e6, r.step_time_s, r.alpha_beta_step_s, r.mfu_frac, r.rss_mib);
+    if (r.gpus == 16384 && r.first_evaluation_cpu_s > 0.1) ok = false;
+    if (r.gpus == 131072 && r.first_evaluation_cpu_s > 1.0) ok = false;
   }
-  std::cout << fmt::format("  target: first evaluation <= 1 s at 16,384 GPUs and <= 10 s at 131,072: {}\n",
+  std::cout << fmt::format("  target: first evaluation <= 0.1 s CPU at 16,384 GPUs and <= 1 s at 131,072: {}\n",
                            ok ? "met" : "MISSED");
   return ok ? 0 : 1;
 }
@@ -234,8 +245,8 @@ int main(int argc, char** argv) {
   if (!wanted.empty() && wanted[0] == "--list") {
     for (const auto& c : cases())
       std::cout << c.name << ": " << c.what << " (target " << c.target << ")\n";
-    std::cout << "step: step-time model evaluation, collectives played on the fabric, at 4k-131k GPUs (target <= 1 s "
-                 "at 16k, <= 10 s at 131k)\n";
+    std::cout << "step: step-time model evaluation, collectives priced on the fabric, at 4k-131k GPUs (target <= 0.1 s "
+                 "CPU at 16k, <= 1 s at 131k)\n";
     std::cout << "serving: one serving operating curve, the calibration table and the generation study (target <= 10 ms "
                  "per curve)\n";
     return 0;

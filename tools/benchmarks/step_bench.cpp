@@ -19,6 +19,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double cpu_s() { // user + sys of this process and its waited-for children
+  double s = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage ru{};
+    getrusage(who, &ru);
+    s += static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+  }
+  return s;
+}
 
 constexpr int REPETITIONS = 10000;
 constexpr int TP = 8;
@@ -86,15 +96,17 @@ StepBenchRow measure(int gpus) {
   workload::StepModel model(job, s.hardware, comm);
   comm.expect(model.groups());
   start = Clock::now();
+  const double cpu_start = cpu_s();
   const workload::StepBreakdown first = model.evaluate();
   row.first_evaluation_s = seconds_since(start);
+  row.first_evaluation_cpu_s = cpu_s() - cpu_start;
   row.flows = static_cast<double>(comm.flows_played());
   row.step_time_s = first.step_time_s;
   row.mfu_frac = first.mfu_frac;
   row.alpha_beta_step_s = workload::healthy_step(job, s.hardware, scale_out_gbps(s)).step_time_s;
-  rusage children{};
-  getrusage(RUSAGE_CHILDREN, &children);
-  row.probe_rss_mib = static_cast<double>(children.ru_maxrss) / 1024.0;
+  rusage self{};
+  getrusage(RUSAGE_SELF, &self);
+  row.rss_mib = static_cast<double>(self.ru_maxrss) / 1024.0;
 
   double sink = 0;
   start = Clock::now();

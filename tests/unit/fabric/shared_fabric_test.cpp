@@ -9,10 +9,12 @@
 #include "models/fabric/ecmp_hash.hpp"
 #include "models/fabric/max_min.hpp"
 #include "models/fabric/shared_fabric.hpp"
+#include "sim/process_pool.hpp"
 #include "tests/unit/fabric/fabric_test_support.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <map>
 #include <set>
 #include <tuple>
@@ -27,17 +29,7 @@ constexpr double GPU_BYTES_PER_S = 8 * 25e9;
 
 /// The max-min rates of `flows` over the platform's links, as SimGrid would route them.
 std::vector<double> engine_free_rates(const FabricPlatform& fabric, const std::vector<sim::Platform::Flow>& flows) {
-  std::vector<double> capacity;
-  for (int l = 0; l < fabric.platform().link_count(); ++l)
-    capacity.push_back(fabric.platform().link_on(l) ? fabric.platform().link_bandwidth(l) : 0.0);
-  std::vector<MaxMinFlow> mm;
-  for (const auto& f : flows) {
-    MaxMinFlow m;
-    double latency = 0;
-    REQUIRE(fabric.route(f.src_host, f.dst_host, m.links, latency));
-    mm.push_back(std::move(m));
-  }
-  return max_min_rates(capacity, mm);
+  return fabric_rates(fabric, flows);
 }
 
 /// Flows between racks with uneven counts per leaf: GPU (rack r, slot s) sends to rack r + 1, slot
@@ -77,6 +69,49 @@ TEST_CASE("the engine-free max-min matches SimGrid after a leaf fails", "[fabric
   const auto simgrid = b.fabric->platform().rates_isolated(flows, 1e-3, 1e-3);
   for (std::size_t f = 0; f < flows.size(); ++f)
     CHECK(mine[f] == Approx(simgrid[f]).epsilon(1e-6));
+}
+
+namespace {
+
+/// β as the isolated probe computes it (engine-free) and as SimGrid's own sharing gives it (in a child:
+/// rates_isolated moves the clock), for every group of one shape of a job on the 4 racks' first 48 GPUs.
+std::pair<double, double> probe_beta_both_ways(const FabricPlatform& fabric, FlowPattern pattern, int ranks, int stride) {
+  std::vector<int> rank_gpus;
+  for (int r = 0; r < 4; ++r)
+    for (int s = 0; s < 48; ++s)
+      rank_gpus.push_back(r * 72 + s);
+  const CollectiveFlows cf = collective_flows(fabric, pattern, ranks, stride, rank_gpus, true);
+  REQUIRE(!cf.flows.empty());
+  const double mine = collective_beta(cf, fabric_rates(fabric, cf.flows));
+  const std::string reply = sim::run_in_child([&] {
+    const double beta = collective_beta(cf, fabric.platform().rates_isolated(cf.flows, 1e-3, 1e-3));
+    std::string out(sizeof beta, '\0');
+    std::memcpy(out.data(), &beta, sizeof beta);
+    return out;
+  });
+  double simgrid = 0;
+  std::memcpy(&simgrid, reply.data(), sizeof simgrid);
+  return {mine, simgrid};
+}
+
+} // namespace
+
+TEST_CASE("the isolated probe's engine-free beta is SimGrid's on rings, all-to-all and pipeline sends, with a leaf down",
+          "[fabric][sharing]") {
+  // Every bundle is on routes (oversubscription 3), so every group is priced and groups meet on the
+  // leaf bundles; leaf 1 of plane 0 down then takes a plane from the GPUs under it and from its bundle.
+  Bench b(make_spec(8, 200, 2, 64, 3.0));
+  for (int failed = 0; failed < 2; ++failed) {
+    if (failed == 1) REQUIRE(b.fabric->fail(Element{ElementKind::LEAF, 0, 1}));
+    for (const auto& [pattern, ranks, stride] : {std::tuple{FlowPattern::RING, 4, 48}, std::tuple{FlowPattern::RING, 8, 24},
+                                                 std::tuple{FlowPattern::ALL_TO_ALL, 96, 1},
+                                                 std::tuple{FlowPattern::PAIR, 2, 48}}) {
+      const auto [mine, simgrid] = probe_beta_both_ways(*b.fabric, pattern, ranks, stride);
+      INFO("pattern " << static_cast<int>(pattern) << " ranks " << ranks << " stride " << stride << " failed " << failed);
+      CHECK(mine > 0);
+      CHECK(mine == Approx(simgrid).epsilon(1e-9));
+    }
+  }
 }
 
 namespace {
