@@ -17,6 +17,20 @@ void TrainingJob::commit_pending() {
   pending_productive_ = pending_degraded_ = pending_checkpoint_ = pending_reduced_ = 0;
 }
 
+void TrainingJob::move_time(JobTime from, JobTime to, GpuTicks t) {
+  const auto f = static_cast<std::size_t>(from), d = static_cast<std::size_t>(to);
+  const auto n = static_cast<std::size_t>(causes_);
+  time_[f] -= t;
+  time_[d] += t;
+  cause_time_[f * n + static_cast<std::size_t>(cause_of_[f])] -= t;
+  cause_time_[d * n + static_cast<std::size_t>(cause_of_[d])] += t;
+}
+
+void TrainingJob::set_stop_cause(int cause) {
+  for (JobTime s : {JobTime::DETECTION, JobTime::RESTART, JobTime::WAITING})
+    cause_of_[static_cast<std::size_t>(s)] = cause;
+}
+
 void TrainingJob::lose_pending() {
   add(JobTime::REWORK, pending_work());
   pending_productive_ = pending_degraded_ = pending_checkpoint_ = pending_reduced_ = 0;
@@ -63,10 +77,8 @@ void TrainingJob::fall_back(int mode) {
   auto to_rework = [this](const std::array<GpuTicks, 4>& segment) {
     const std::array<JobTime, 4> states{JobTime::PRODUCTIVE, JobTime::DEGRADED, JobTime::CHECKPOINT,
                                         JobTime::REDUCED_BATCH};
-    for (std::size_t k = 0; k < states.size(); ++k) {
-      time_[static_cast<std::size_t>(states[k])] -= segment[k];
-      time_[static_cast<std::size_t>(JobTime::REWORK)] += segment[k];
-    }
+    for (std::size_t k = 0; k < states.size(); ++k)
+      move_time(states[k], JobTime::REWORK, segment[k]); // rework's cause: the failure's (on_failure)
     if (checkpoints_ > 0) --checkpoints_;
     ++checkpoint_fallbacks_;
   };
