@@ -34,18 +34,7 @@ TrainingJob::TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::
   remaining_ = timing_.interval;
   strategy_ = make_recovery_strategy(spec.recovery, *this);
   since_ = sim::hours_to_ticks(spec.arrival_h); // queued from its arrival on
-  modes_ = modes;
-  causes_ = modes + MECHANISMS;
-  cause_time_.assign(static_cast<std::size_t>(JOB_TIME_STATES) * static_cast<std::size_t>(causes_), 0);
-  const std::array<std::pair<JobTime, Mechanism>, 5> fixed{{{JobTime::PRODUCTIVE, Mechanism::PRODUCTIVE},
-                                                            {JobTime::CHECKPOINT, Mechanism::CHECKPOINT_WRITE},
-                                                            {JobTime::DEGRADED, Mechanism::SLOWDOWN},
-                                                            {JobTime::REDUCED_BATCH, Mechanism::GROUPS_OUT},
-                                                            {JobTime::MAINTENANCE, Mechanism::PLANNED_STOP}}};
-  for (const auto& [state, m] : fixed)
-    cause_of_[static_cast<std::size_t>(state)] = mechanism(m);
-  cause_of_[static_cast<std::size_t>(JobTime::REWORK)] = mechanism(Mechanism::RESCHEDULED);
-  set_stop_cause(mechanism(Mechanism::LAUNCH));
+  init_causes(modes);
   if (spec.work_h > 0) work_ = static_cast<GpuTicks>(sim::hours_to_ticks(spec.work_h)) * spec.gpus;
 }
 

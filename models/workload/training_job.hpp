@@ -371,6 +371,8 @@ private:
     time_[s] += t;
     cause_time_[s * static_cast<std::size_t>(causes_) + static_cast<std::size_t>(cause_of_[s])] += t;
   }
+  /// Sizes the charges by cause and sets each state's initial cause (loss_cause.hpp).
+  void init_causes(int modes);
   /// Moves `t` GPU·µs from one state (its current cause) to another (its current cause).
   void move_time(JobTime from, JobTime to, GpuTicks t);
   int mechanism(Mechanism m) const { return modes_ + static_cast<int>(m); }
