@@ -14,6 +14,11 @@ std::string Facility::extra_cause_name(int k) {
   return THERMAL_CAUSE;
 }
 
+std::string Facility::extra_cause_domain(int k) {
+  if (k != 0) throw std::logic_error("Facility: no such extra cause");
+  return "cooling"; // a rack shut down by its coolant's temperature
+}
+
 Facility::Facility(const Scenario& scenario, const hardware::Layout& layout, failure::GpuHealth& health,
                    sched::Allocator& alloc, const hardware::PlacementIndex& placement, int rack_grouping,
                    workload::Workloads& workloads, sim::EventQueue& queue, sim::EventLog& log,

@@ -65,6 +65,7 @@ public:
   /// the supply temperature alone, no failure involved) when the scenario has cooling.
   static int extra_causes(const Scenario& scenario) { return scenario.cooling ? 1 : 0; }
   static std::string extra_cause_name(int k);
+  static std::string extra_cause_domain(int k); ///< its failure domain (losses.csv)
 
   /// Initial state, waves, grid events, samplers. Call once the jobs exist, before they start.
   void start();

@@ -1,5 +1,6 @@
 #include "models/replica.hpp"
 
+#include "models/ledger/losses.hpp"
 #include "models/world.hpp"
 #include "sim/rng.hpp"
 
@@ -64,10 +65,11 @@ void Replica::build_jobs() {
     hooks.training_changed = [this, job](bool training) { facility_->on_training_changed(job, training); };
     hooks.stopped = [this, job] { facility_->on_job_stopped(job); };
     hooks.ranks_up = [this, job](const std::vector<int>& ranks) {
-      const std::vector<int> gpus = alloc_.job_gpus(job);
       std::vector<bool> up(ranks.size());
-      for (std::size_t i = 0; i < ranks.size(); ++i)
-        up[i] = ranks[i] < static_cast<int>(gpus.size()) && health_.up(gpus[static_cast<std::size_t>(ranks[i])]);
+      for (std::size_t i = 0; i < ranks.size(); ++i) {
+        const int gpu = alloc_.gpu_at_rank(job, ranks[i]);
+        up[i] = gpu >= 0 && health_.up(gpu);
+      }
       return up;
     };
     if (storage_ && storage_->active(job)) { // drains and restores played as flows
@@ -630,6 +632,7 @@ ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
         timing.restart_parts ? ledger::to_gpu_hours(job.restart_part_time()[static_cast<std::size_t>(k)]) : NaN;
   o.failures_by_mode = job.failures_by_mode();
   o.interruptions_by_mode = job.interruptions_by_mode();
+  o.losses = ledger::loss_cells(job);
   // A measured job without step_time_s has no step (its 1 µs tick is not one): its step metrics are NaN.
   o.step_time_s = job.spec().step_time_s > 0 ? sim::to_seconds(timing.step) : std::numeric_limits<double>::quiet_NaN();
   o.checkpoint_interval_s = sim::to_seconds(timing.interval);
@@ -661,6 +664,9 @@ void Replica::collect_results() {
     result_.modes.push_back({k < static_cast<std::size_t>(modes_)
                                  ? s_->failures.modes[k].name
                                  : Facility::extra_cause_name(static_cast<int>(k) - modes_),
+                             k < static_cast<std::size_t>(modes_)
+                                 ? std::string(failure::domain_name(s_->failures.modes[k].domain))
+                                 : Facility::extra_cause_domain(static_cast<int>(k) - modes_),
                              stats[k].failures, stats[k].repaired, sim::to_hours(stats[k].time_to_repair)});
   facility_->finish(end_, result_); // energy, cooling and power metrics
 }

@@ -177,11 +177,17 @@ void visit_fields(IO& io, J& j) {
   io(j.tokens_per_step), io(j.expected_mtbf_h), io(j.peak_flops_per_gpu), io(j.energy_j);
   io(j.checkpoint_write_s), io(j.checkpoint_durable_s), io(j.checkpoint_size_gb), io(j.checkpoint_fallbacks);
   io(j.restart_part_gpu_h), io(j.checkpoint_durable_max_s), io(j.checkpoint_drains_skipped), io(j.restart_load_s);
+  io(j.losses);
+}
+template <class IO, class L>
+  requires std::same_as<std::remove_const_t<L>, LossCell>
+void visit_fields(IO& io, L& c) {
+  io(c.state), io(c.cause), io(c.gpu_us);
 }
 template <class IO, class M>
   requires std::same_as<std::remove_const_t<M>, ModeOutcome>
 void visit_fields(IO& io, M& m) {
-  io(m.name), io(m.failures), io(m.repaired), io(m.time_to_repair_h);
+  io(m.name), io(m.domain), io(m.failures), io(m.repaired), io(m.time_to_repair_h);
 }
 template <class IO, class V>
   requires std::same_as<std::remove_const_t<V>, ServiceOutcome>
@@ -214,9 +220,10 @@ void visit_fields(IO& io, R& r) {
 // tests/unit/ledger/metric_table_test.cpp is the other guard. Sizes on 64-bit targets (x86-64, arm64).
 constexpr bool LP64 = sizeof(void*) == 8;
 static_assert(!LP64 || sizeof(ReplicaResult) == 280, "ReplicaResult changed: update visit_fields, then this size");
-static_assert(!LP64 || sizeof(JobOutcome) == 376, "JobOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(JobOutcome) == 400, "JobOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ServiceOutcome) == 88, "ServiceOutcome changed: update visit_fields, then this size");
-static_assert(!LP64 || sizeof(ModeOutcome) == 56, "ModeOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(ModeOutcome) == 88, "ModeOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(LossCell) == 32, "LossCell changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(Sample) == 32, "Sample changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(sim::EventRecord) == 72, "EventRecord changed: update visit_fields, then this size");
 
@@ -229,7 +236,7 @@ template <class T, std::size_t N> struct IsArray<std::array<T, N>> : std::true_t
 struct Writer {
   std::string out;
   template <class T> Writer& operator()(const T& v) {
-    if constexpr (std::is_arithmetic_v<T>) {
+    if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, workload::GpuTicks>) {
       out.append(reinterpret_cast<const char*>(&v), sizeof(T));
     } else if constexpr (std::is_same_v<T, std::string>) {
       (*this)(static_cast<std::uint64_t>(v.size()));
@@ -262,7 +269,7 @@ struct Reader {
     return take(n);
   }
   template <class T> Reader& operator()(T& v) {
-    if constexpr (std::is_arithmetic_v<T>) {
+    if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, workload::GpuTicks>) {
       std::memcpy(&v, take(sizeof(T)).data(), sizeof(T));
     } else if constexpr (std::is_same_v<T, std::string>) {
       v = std::string(take_string());

@@ -44,6 +44,13 @@
 
 namespace dcsim::ledger {
 
+/// GPU·µs a job charged to one (ledger state, cause) (models/workload/loss_cause.hpp, losses.hpp).
+struct LossCell {
+  int state = 0; ///< workload::JobTime
+  int cause = 0; ///< < ReplicaResult::modes.size(): that failure cause; else a workload::Mechanism after them
+  workload::GpuTicks gpu_us = 0;
+};
+
 struct JobOutcome {
   std::string name;
   int gpus = 0;                ///< GPUs asked (full size)
@@ -77,10 +84,14 @@ struct JobOutcome {
   double checkpoint_durable_max_s = std::numeric_limits<double>::quiet_NaN();
   std::uint64_t checkpoint_drains_skipped = 0;
   double restart_load_s = std::numeric_limits<double>::quiet_NaN(); ///< mean load of a restart
+  /// Its GPU-time by (state, cause), the non-zero cells in state then cause order: per state they sum
+  /// exactly to the state's GPU·µs (gpu_h is that sum converted once).
+  std::vector<LossCell> losses;
 };
 
 struct ModeOutcome {
   std::string name;
+  std::string domain; ///< failure domain (failure/spec.hpp: hardware, fabric, cooling, power, storage)
   std::uint64_t failures = 0;
   std::uint64_t repaired = 0;
   double time_to_repair_h = 0; ///< summed over repaired failures

@@ -347,6 +347,15 @@ std::vector<int> Allocator::job_gpus(int job) const {
   return out;
 }
 
+int Allocator::gpu_at_rank(int job, int rank) const {
+  if (job < 0 || job >= static_cast<int>(jobs_.size()) || rank < 0) return -1;
+  for (const Share& share : jobs_[static_cast<std::size_t>(job)].shares) {
+    if (rank < static_cast<int>(share.gpus.size())) return share.gpus[static_cast<std::size_t>(rank)];
+    rank -= static_cast<int>(share.gpus.size());
+  }
+  return -1;
+}
+
 int Allocator::rank_of(int gpu) const {
   const int job = owner(gpu);
   if (job < 0) return -1;

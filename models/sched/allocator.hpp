@@ -65,6 +65,8 @@ public:
   /// A job's GPUs in rank order: its domains in placement order, each domain's GPUs in the order of its
   /// share (a spare swapped in takes the place of the GPU it replaces).
   std::vector<int> job_gpus(int job) const;
+  /// The GPU at `rank` of job_gpus(job) without building it (O(domains held)); -1 when out of range.
+  int gpu_at_rank(int job, int rank) const;
   /// A held GPU's rank: its index in job_gpus(owner) (-1 when no job holds it).
   int rank_of(int gpu) const;
 

@@ -34,6 +34,7 @@ TrainingJob::TrainingJob(const JobSpec& spec, JobTiming timing, int modes, sim::
   remaining_ = timing_.interval;
   strategy_ = make_recovery_strategy(spec.recovery, *this);
   since_ = sim::hours_to_ticks(spec.arrival_h); // queued from its arrival on
+  init_causes(modes);
   if (spec.work_h > 0) work_ = static_cast<GpuTicks>(sim::hours_to_ticks(spec.work_h)) * spec.gpus;
 }
 
@@ -171,6 +172,7 @@ void TrainingJob::place(int gpus) {
   close_current();
   gpus_ = gpus;
   if (gpus != spec_->gpus) ++reallocations_; // placed below its full size (elastic)
+  set_stop_cause(mechanism(started_ ? Mechanism::RESCHEDULED : Mechanism::LAUNCH));
   if (!started_) {
     started_ = true;
     if (timing_.planned_every > 0) queue_->after(timing_.planned_every, [this] { planned_tick(); });
@@ -181,6 +183,7 @@ void TrainingJob::place(int gpus) {
 void TrainingJob::release() {
   if (training()) throw std::logic_error("TrainingJob::release: stop the job first");
   transition(State::QUEUED);
+  cause_of_[static_cast<std::size_t>(JobTime::REWORK)] = mechanism(Mechanism::RESCHEDULED);
   lose_pending(); // nothing when it stopped at a checkpoint
   remaining_ = timing_.interval;
   reset_strategy();
@@ -334,6 +337,7 @@ void TrainingJob::serve_stops(bool planned) {
     event("drained");
   }
   transition(State::STOPPED);
+  set_stop_cause(mechanism(Mechanism::PLANNED_STOP)); // a drain: what follows is the planned work's
   // Served in an event of their own: a request's callback may take GPUs or return capacity, and the
   // job must not react before its own transition is complete.
   queue_->after(0, [this] {
@@ -377,6 +381,7 @@ void TrainingJob::begin_maintenance() {
   planned_due_ = false;
   ++interruptions_planned_;
   transition(State::MAINTENANCE);
+  set_stop_cause(mechanism(Mechanism::PLANNED_STOP));
   event("planned_stop");
   // The periodic stop lasts planned_downtime; a hold lasts until released.
   if (periodic || holds_ == 0) timer_ = queue_->after(timing_.planned_downtime, [this] { resume(); });
@@ -386,6 +391,8 @@ void TrainingJob::begin_maintenance() {
 void TrainingJob::resume() {
   if (!undetected_.empty()) {
     transition(State::DETECTION);
+    if (struck_cause_ >= 0) set_stop_cause(struck_cause_); // struck during the planned stop
+    struck_cause_ = -1;
     return;
   }
   if (stop_due()) { // stopped at its last checkpoint anyway: do the planned work before restarting
@@ -420,6 +427,8 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
     const bool restarting = state_ == State::RESTART;
     if (restarting) ++interruptions_recovery_;
     transition(State::DETECTION);
+    set_stop_cause(mode);
+    cause_of_[static_cast<std::size_t>(JobTime::REWORK)] = mode;
     reset_strategy(); // the parts out rejoin with the restart; their failures' detection is awaited
     fall_back(mode);
     last_commit_at_ = -1; // the copy restored from is kept until the next checkpoint
@@ -443,9 +452,12 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
   case State::STOPPED:
     need_load(mode, false);
     transition(State::DETECTION);
+    if (cause_of_[static_cast<std::size_t>(JobTime::DETECTION)] >= modes_) set_stop_cause(mode); // a failure now
+    break;
+  case State::MAINTENANCE:
+    if (struck_cause_ < 0) struck_cause_ = mode;
     break;
   case State::DETECTION:
-  case State::MAINTENANCE:
   case State::QUEUED:
   case State::DONE: break;
   }
@@ -494,9 +506,10 @@ void TrainingJob::on_struck(std::uint64_t id, int mode, const std::vector<int>& 
   if (!strategy_->on_struck(id, mode, ranks)) on_failure(id, mode);
 }
 
-void TrainingJob::pause(JobTime as, sim::Tick duration) {
+void TrainingJob::pause(JobTime as, sim::Tick duration, int cause) {
   transition(State::REFORM); // a pause or fabric stall in progress ends here: this one replaces it
   reform_as_ = as;
+  cause_of_[static_cast<std::size_t>(as)] = cause;
   if (duration >= 0) timer_ = queue_->after(duration, [this] { end_reform(); });
 }
 

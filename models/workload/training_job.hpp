@@ -64,8 +64,14 @@
 // so productive + reduced_batch + degraded = G·w (conserved). Reduced-batch time is pending like the rest
 // (a later full interruption makes it rework). A failure the strategy does not absorb interrupts the job;
 // the strategy then hands back the failures it absorbed and not yet detected, and starts afresh.
+//
+// Loss by cause (loss_cause.hpp): every charge to a ledger state also goes to (state, cause), the cause
+// being the state's current one (cause_of_), set where the job changes course (an interruption, a planned
+// stop, a placement, a strategy's pause) before any time of the new course is charged. A lost checkpoint's
+// segment moves from its states' causes to rework under the failure mode that lost it.
 #pragma once
 
+#include "models/workload/loss_cause.hpp"
 #include "models/workload/recovery/strategy.hpp"
 #include "models/workload/spec.hpp"
 #include "models/workload/workload.hpp"
@@ -223,6 +229,12 @@ public:
   /// Per failure mode: failures that struck the job / that interrupted it.
   const std::vector<std::uint64_t>& failures_by_mode() const { return failures_by_mode_; }
   const std::vector<std::uint64_t>& interruptions_by_mode() const { return interruptions_by_mode_; }
+  /// Causes: the failure causes the job was built with (`modes`), then the mechanisms (loss_cause.hpp).
+  int causes() const { return causes_; }
+  /// GPU·µs charged to `state` with `cause` (valid after finish(); Σ over causes = gpu_time()[state]).
+  GpuTicks cause_time(JobTime state, int cause) const {
+    return cause_time_[static_cast<std::size_t>(state) * static_cast<std::size_t>(causes_) + static_cast<std::size_t>(cause)];
+  }
 
 private:
   /// CYCLE: running and checkpointing periodically; FINAL_WRITE: a last write before a planned stop;
@@ -292,6 +304,12 @@ private:
   std::array<GpuTicks, RESTART_PARTS> restart_parts_{};
   std::vector<std::uint64_t> failures_by_mode_;
   std::vector<std::uint64_t> interruptions_by_mode_;
+  // Loss by cause (loss_cause.hpp): the cause each state's charges carry now, and the charges by cause.
+  int modes_ = 0;
+  int causes_ = 0;
+  std::array<int, JOB_TIME_STATES> cause_of_{};
+  std::vector<GpuTicks> cause_time_; ///< [state × causes_ + cause]
+  int struck_cause_ = -1;            ///< a failure struck during a planned stop: the detection after it
 
   void transition(State next);
   void close_current();
@@ -341,13 +359,25 @@ private:
     return state_ == State::CYCLE || state_ == State::REFORM || state_ == State::STALL;
   }
   void settle() override { close_current(); }
-  void pause(JobTime as, sim::Tick duration) override;
+  void pause(JobTime as, sim::Tick duration, int cause) override;
   void count_failure(int mode) override { ++failures_by_mode_[static_cast<std::size_t>(mode)]; }
   bool recover(sim::Tick& extra) override { return hooks_.recover(extra); }
   std::vector<bool> ranks_up(const std::vector<int>& ranks) override;
   std::string cause_name(int mode) override { return hooks_.cause_name(mode); }
   void note(const char* kind, std::string detail) override;
-  void add(JobTime state, sim::Tick dt) { time_[static_cast<std::size_t>(state)] += static_cast<GpuTicks>(dt) * gpus_; }
+  void add(JobTime state, sim::Tick dt) {
+    const auto s = static_cast<std::size_t>(state);
+    const GpuTicks t = static_cast<GpuTicks>(dt) * gpus_;
+    time_[s] += t;
+    cause_time_[s * static_cast<std::size_t>(causes_) + static_cast<std::size_t>(cause_of_[s])] += t;
+  }
+  /// Sizes the charges by cause and sets each state's initial cause (loss_cause.hpp).
+  void init_causes(int modes);
+  /// Moves `t` GPU·µs from one state (its current cause) to another (its current cause).
+  void move_time(JobTime from, JobTime to, GpuTicks t);
+  int mechanism(Mechanism m) const { return modes_ + static_cast<int>(m); }
+  /// What stopped the job: the cause of its detection, waiting and restart from now on.
+  void set_stop_cause(int cause);
   /// Wall time from the cycle's origin until `progress` more of healthy compute is done.
   sim::Tick cycle_time_for(sim::Tick progress) const;
   void arm_completion();

@@ -1,6 +1,6 @@
 // TrainingJob's checkpoints: committing or losing the pending time, checkpoints lost with a storage tier
-// (fall_back), the tier the next restart loads from, and the restart's parts (training_job.hpp has the
-// equations). The same class as training_job.cpp, kept apart so that each file stays one concern.
+// (fall_back), the tier the next restart loads from, the restart's parts, and the causes charges carry
+// (training_job.hpp has the equations). The same class as training_job.cpp, kept apart so that each file stays one concern.
 #include "models/workload/training_job.hpp"
 
 #include <fmt/format.h>
@@ -15,6 +15,35 @@ void TrainingJob::commit_pending() {
   add(JobTime::CHECKPOINT, pending_checkpoint_);
   add(JobTime::REDUCED_BATCH, pending_reduced_);
   pending_productive_ = pending_degraded_ = pending_checkpoint_ = pending_reduced_ = 0;
+}
+
+void TrainingJob::init_causes(int modes) {
+  modes_ = modes;
+  causes_ = modes + MECHANISMS;
+  cause_time_.assign(static_cast<std::size_t>(JOB_TIME_STATES) * static_cast<std::size_t>(causes_), 0);
+  const std::array<std::pair<JobTime, Mechanism>, 5> fixed{{{JobTime::PRODUCTIVE, Mechanism::PRODUCTIVE},
+                                                            {JobTime::CHECKPOINT, Mechanism::CHECKPOINT_WRITE},
+                                                            {JobTime::DEGRADED, Mechanism::SLOWDOWN},
+                                                            {JobTime::REDUCED_BATCH, Mechanism::GROUPS_OUT},
+                                                            {JobTime::MAINTENANCE, Mechanism::PLANNED_STOP}}};
+  for (const auto& [state, m] : fixed)
+    cause_of_[static_cast<std::size_t>(state)] = mechanism(m);
+  cause_of_[static_cast<std::size_t>(JobTime::REWORK)] = mechanism(Mechanism::RESCHEDULED);
+  set_stop_cause(mechanism(Mechanism::LAUNCH));
+}
+
+void TrainingJob::move_time(JobTime from, JobTime to, GpuTicks t) {
+  const auto f = static_cast<std::size_t>(from), d = static_cast<std::size_t>(to);
+  const auto n = static_cast<std::size_t>(causes_);
+  time_[f] -= t;
+  time_[d] += t;
+  cause_time_[f * n + static_cast<std::size_t>(cause_of_[f])] -= t;
+  cause_time_[d * n + static_cast<std::size_t>(cause_of_[d])] += t;
+}
+
+void TrainingJob::set_stop_cause(int cause) {
+  for (JobTime s : {JobTime::DETECTION, JobTime::RESTART, JobTime::WAITING})
+    cause_of_[static_cast<std::size_t>(s)] = cause;
 }
 
 void TrainingJob::lose_pending() {
@@ -63,10 +92,8 @@ void TrainingJob::fall_back(int mode) {
   auto to_rework = [this](const std::array<GpuTicks, 4>& segment) {
     const std::array<JobTime, 4> states{JobTime::PRODUCTIVE, JobTime::DEGRADED, JobTime::CHECKPOINT,
                                         JobTime::REDUCED_BATCH};
-    for (std::size_t k = 0; k < states.size(); ++k) {
-      time_[static_cast<std::size_t>(states[k])] -= segment[k];
-      time_[static_cast<std::size_t>(JobTime::REWORK)] += segment[k];
-    }
+    for (std::size_t k = 0; k < states.size(); ++k)
+      move_time(states[k], JobTime::REWORK, segment[k]); // rework's cause: the failure's (on_failure)
     if (checkpoints_ > 0) --checkpoints_;
     ++checkpoint_fallbacks_;
   };

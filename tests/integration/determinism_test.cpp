@@ -33,8 +33,8 @@ TEST_CASE("outputs are byte-identical across runs and parallelism", "[scenario][
   REQUIRE(dcsim_run(base / "j2", common + " -j 2") == 0);
   REQUIRE(dcsim_run(base / "j2again", common + " -j 2") == 0);
   // complete.json lists every output file with its hash: equal markers mean equal folders.
-  for (const char* f : {"summary.csv", "replicas.csv", "ledger.csv", "causes.csv", "events.csv", "timeseries.csv",
-                        "complete.json"}) {
+  for (const char* f : {"summary.csv", "replicas.csv", "ledger.csv", "causes.csv", "losses.csv", "events.csv",
+                        "timeseries.csv", "complete.json"}) {
     INFO(f);
     const std::string first = slurp(base / "j1" / f);
     CHECK(first.size() > 100);

@@ -322,9 +322,10 @@ namespace {
 
 struct GoldenCase {
   std::string name, scenario, args;
+  std::vector<std::string> files{"summary.csv", "replicas.csv", "scenario.json"}; ///< kept, compared
 };
 
-/// tests/golden/cases.txt: NAME SCENARIO ARGS... per line, # comments.
+/// tests/golden/cases.txt: NAME SCENARIO [+FILE...] ARGS... per line, # comments.
 std::vector<GoldenCase> golden_cases() {
   std::vector<GoldenCase> out;
   std::istringstream cases(read_text(source_path("tests/golden/cases.txt")));
@@ -335,8 +336,12 @@ std::vector<GoldenCase> golden_cases() {
     GoldenCase c;
     std::string word;
     words >> c.name >> c.scenario;
-    while (words >> word)
-      c.args += " " + word;
+    while (words >> word) {
+      if (word[0] == '+')
+        c.files.push_back(word.substr(1));
+      else
+        c.args += " " + word;
+    }
     out.push_back(c);
   }
   return out;
@@ -373,7 +378,7 @@ TEST_CASE("golden outputs: a fresh run of each reference case is byte-identical 
         run_shell(fmt::format("{} run {} -q -j 2 --out {}{} 2>&1", dcsim_binary(),
                               shell_quote(source_path(c.scenario)), shell_quote((dir / c.name).string()), c.args));
     if (run.exit_code != 0) FAIL("dcsim run exited with " << run.exit_code << ":\n" << run.output);
-    for (const char* file : {"summary.csv", "replicas.csv", "scenario.json"}) {
+    for (const auto& file : c.files) {
       INFO(file);
       REQUIRE(fs::exists(golden / file));
       const std::string difference = first_difference(read_text(golden / file), read_text(dir / c.name / file));

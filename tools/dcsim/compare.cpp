@@ -7,6 +7,7 @@
 #include "sim/stats.hpp"
 #include "sim/welch_test.hpp"
 #include "tools/dcsim/compare_junit.hpp"
+#include "tools/dcsim/compare_losses.hpp"
 #include "tools/dcsim/compare_report.hpp"
 #include "tools/dcsim/completion.hpp"
 #include "tools/dcsim/provenance.hpp"
@@ -56,7 +57,32 @@ double number_at(const std::vector<std::string>& row, std::size_t col, const std
   }
 }
 
-RunData read_run(const std::filesystem::path& dir) {
+/// Adds the gated causes' shares (compare_losses.hpp) to a run's data as metrics of their own.
+void add_loss_shares(RunData& d, const std::filesystem::path& dir, const std::vector<Gate>& gates) {
+  std::vector<std::string> metrics;
+  for (const auto& g : gates)
+    if (is_loss_share(g.metric)) metrics.push_back(g.metric);
+  if (metrics.empty()) return;
+  std::vector<std::string> jobs; // summary.csv's order (scenario order, then cluster)
+  for (const auto& key : d.order)
+    if (std::find(jobs.begin(), jobs.end(), key.first) == jobs.end()) jobs.push_back(key.first);
+  const auto shares = read_loss_shares(dir, metrics);
+  for (const auto& job : jobs)
+    for (const auto& metric : metrics) {
+      const auto it = shares.find({job, metric});
+      if (it == shares.end()) continue;
+      const auto& [key, by_replica] = *it;
+      std::vector<double> v;
+      for (const auto& [replica, share] : by_replica)
+        v.push_back(share);
+      const sim::Summary s = sim::summarize(v);
+      d.summary[key] = {true, s.mean, s.ci95_low, s.ci95_high, static_cast<long>(s.n)};
+      d.order.push_back(key);
+      d.replicas[key.first][key.second] = by_replica;
+    }
+}
+
+RunData read_run(const std::filesystem::path& dir, const std::vector<Gate>& gates) {
   if (!std::filesystem::is_directory(dir))
     throw std::runtime_error(fmt::format("{}: not a directory", dir.string()));
   RunData d;
@@ -86,6 +112,7 @@ RunData read_run(const std::filesystem::path& dir) {
     }
   }
   d.seed = scenario_seed(dir);
+  add_loss_shares(d, dir, gates);
   return d;
 }
 
@@ -178,7 +205,7 @@ MetricComparison compare_metric(const RunData& a, const RunData& b, const std::s
   MetricComparison r;
   r.job = job;
   r.metric = metric;
-  r.better = ledger::metric_direction(metric);
+  r.better = is_loss_share(metric) ? std::optional<Better>(Better::LOWER) : ledger::metric_direction(metric);
   if (auto it = a.summary.find({job, metric}); it != a.summary.end()) r.baseline = it->second;
   if (auto it = b.summary.find({job, metric}); it != b.summary.end()) r.candidate = it->second;
   r.diff = r.baseline.present && r.candidate.present ? r.candidate.mean - r.baseline.mean : NaN;
@@ -289,7 +316,7 @@ std::string seed_note(std::optional<long long> a, std::optional<long long> b) {
 
 Comparison compare_runs(const std::filesystem::path& baseline, const std::filesystem::path& candidate,
                         const CompareSettings& settings) {
-  const RunData a = read_run(baseline), b = read_run(candidate);
+  const RunData a = read_run(baseline, settings.gates), b = read_run(candidate, settings.gates);
   Comparison c;
   c.baseline_dir = baseline.string();
   c.candidate_dir = candidate.string();

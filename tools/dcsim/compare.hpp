@@ -15,7 +15,9 @@
 // Which metrics can fail: without gates, every metric with a direction (models/ledger/metric_table.hpp);
 // with gates (`--metric NAME=TOL`, repeatable), the gated metrics only, each with its own tolerance:
 // absolute (`goodput_frac=0.005`) or relative to the baseline mean (`goodput_frac=1%`); a gated metric
-// without a direction fails on a change either way.
+// without a direction fails on a change either way. A cause's share of paid GPU-time
+// (`--metric loss_share_frac:CAUSE=TOL`, read from losses.csv: compare_losses.hpp) is gated the same way,
+// lower being better.
 // A metric is a REGRESSION when all hold: it can fail and moved the worse way; it moved by more than its
 // tolerance (without a gate: `tolerance_frac` × |baseline mean|); its adjusted p-value is < α. A metric
 // that can fail, present in the baseline and absent from the candidate, is a regression too (outputs are

@@ -1,6 +1,8 @@
 #include "tools/dcsim/describe.hpp"
 
+#include "models/ledger/losses.hpp"
 #include "models/ledger/metric_table.hpp"
+#include "models/workload/loss_cause.hpp"
 #include "models/scenario.hpp"
 
 #include <fmt/format.h>
@@ -43,8 +45,42 @@ std::string describe_metrics() {
   for (const auto& d : ledger::metric_table())
     out += fmt::format("  {:<30} {:<10} {:<12} {:<7} {}\n", d.name, d.unit, ledger::scope_name(d.scope),
                        ledger::better_name(d.better), d.meaning);
+  out += "\nlosses.csv: each job's held GPU-time by cause and ledger state (docs/metrics.md)\n";
+  for (const auto& c : ledger::loss_columns())
+    out += fmt::format("  {:<30} {:<10} {}\n", c.name, c.unit, c.meaning);
+  out += "mechanisms (causes no failure triggers):\n";
+  for (int m = 0; m < workload::MECHANISMS; ++m)
+    out += fmt::format("  {:<30} {}\n", workload::MECHANISM_NAMES[static_cast<std::size_t>(m)],
+                       ledger::mechanism_meanings()[static_cast<std::size_t>(m)]);
+  out += "dcsim compare --metric loss_share_frac:CAUSE=TOL gates a cause's share of each job's paid time\n";
   return out;
 }
+
+namespace {
+
+std::string losses_markdown() {
+  std::string out =
+      "\n## Loss by cause: losses.csv\n\n"
+      "Every GPU-microsecond a training job holds (its *paid* time) is charged to a ledger state and to the\n"
+      "cause that put it there: a failure mode (the rework it made redo, its detection, the wait for\n"
+      "replacements, the restart) or a mechanism no failure triggers (`models/workload/loss_cause.hpp`).\n"
+      "Exactness: the job adds integer GPU·µs to (state, cause) with each charge to the state, so per job\n"
+      "and state the rows' `gpu_us` sum exactly to the state's GPU·µs, whose conversion to GPU-hours is\n"
+      "`ledger.csv`'s value. Rows: per replica, each job's non-zero (state, cause) cells, then the\n"
+      "`cluster` rows (the jobs' cells summed). The report draws them as a waterfall (`#loss-waterfall`);\n"
+      "`dcsim compare --metric loss_share_frac:CAUSE=TOL` gates a cause's share of each job's paid time\n"
+      "(lower is better: a rise beyond TOL that the test finds significant is a regression, exit 5).\n\n"
+      "| column | unit | meaning |\n|---|---|---|\n";
+  for (const auto& c : ledger::loss_columns())
+    out += fmt::format("| `{}` | {} | {} |\n", c.name, c.unit, c.meaning);
+  out += "\n| mechanism | meaning |\n|---|---|\n";
+  for (int m = 0; m < workload::MECHANISMS; ++m)
+    out += fmt::format("| `{}` | {} |\n", workload::MECHANISM_NAMES[static_cast<std::size_t>(m)],
+                       ledger::mechanism_meanings()[static_cast<std::size_t>(m)]);
+  return out;
+}
+
+} // namespace
 
 std::string metrics_markdown() {
   std::string out =
@@ -62,7 +98,7 @@ std::string metrics_markdown() {
     out += fmt::format("| `{}` | {} | {} | {} | {}{} |\n", d.name, d.unit, ledger::scope_name(d.scope),
                        ledger::better_name(d.better), d.meaning,
                        d.family.empty() ? std::string() : fmt::format(" (family `{}`)", d.family));
-  return out;
+  return out + losses_markdown();
 }
 
 } // namespace dcsim::tools

@@ -194,7 +194,8 @@ void add_compare(Cli& c) {
   c.compare_cmd->add_option(
       "--metric", c.compare.gates,
       "gate: only these metrics can fail, each with its tolerance: NAME=0.005 (absolute) or "
-      "NAME=1% (of the baseline mean) (repeatable)");
+      "NAME=1% (of the baseline mean) (repeatable); loss_share_frac:CAUSE=TOL gates a cause's share of the "
+      "GPU-time each job held (losses.csv), a rise being worse");
   c.compare_cmd->add_flag(
       "--exact", c.compare.exact,
       "require byte-identical outputs (every listed file but run.json; a compressed file by its content); "

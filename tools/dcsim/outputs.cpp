@@ -1,5 +1,6 @@
 #include "tools/dcsim/outputs.hpp"
 
+#include "models/ledger/losses.hpp"
 #include "models/ledger/metric_table.hpp"
 
 #include <fmt/format.h>
@@ -68,6 +69,16 @@ const CsvSchema& ledger_schema() {
 
 const CsvSchema& causes_schema() {
   static const CsvSchema s{"causes.csv", {"replica", "job", "cause", "failures", "interruptions", "mttr_h", "unrepaired"}};
+  return s;
+}
+
+const CsvSchema& losses_schema() {
+  static const CsvSchema s = [] {
+    CsvSchema schema{"losses.csv", {}};
+    for (const auto& c : ledger::loss_columns())
+      schema.columns.emplace_back(c.name);
+    return schema;
+  }();
   return s;
 }
 
@@ -150,7 +161,11 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
     racks.add_row({rep, layout.rack_name(rack), loop, 1.0 - r.rack_down_gpu_h[k] / rack_gpu_h, r.rack_down_gpu_h[k],
                    static_cast<std::int64_t>(r.rack_failures[k])});
   }
-  return {replicas.body(), ledger_rows.body(), causes.body(), events.body(), series.body(), racks.body()};
+  CsvTable losses(losses_schema());
+  for (const auto& l : ledger::loss_rows(r))
+    losses.add_row({rep, l.job, l.cause, l.domain, l.state, fmt::format("{}", l.gpu_us), l.gpu_h, l.share_of_paid_frac});
+  return {replicas.body(), ledger_rows.body(), causes.body(), events.body(), series.body(), racks.body(),
+          losses.body()};
 }
 
 ReplicaOutputs replica_outputs(const Scenario& scenario, const ledger::ReplicaResult& result,
@@ -191,7 +206,7 @@ void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
     for (const auto& [name, s] : metrics)
       sum.add_row({scenario.name, entity, name, s.mean, s.ci95_low, s.ci95_high, static_cast<std::int64_t>(s.n)});
   CsvTable reps(replicas_schema()), led(ledger_schema()), causes(causes_schema()), events(events_schema()),
-      series(timeseries_schema()), racks(racks_schema());
+      series(timeseries_schema()), racks(racks_schema()), losses(losses_schema());
   for (const auto& r : replicas) {
     reps.append_formatted(r.rows.replicas);
     led.append_formatted(r.rows.ledger);
@@ -199,8 +214,9 @@ void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
     events.append_formatted(r.rows.events);
     series.append_formatted(r.rows.timeseries);
     racks.append_formatted(r.rows.racks);
+    losses.append_formatted(r.rows.losses);
   }
-  for (const CsvTable* t : {&reps, &led, &causes, &events, &series, &racks, &sum})
+  for (const CsvTable* t : {&reps, &led, &causes, &events, &series, &racks, &losses, &sum})
     sim::write_file_atomically(dir / (t->schema().name + std::string(sim::compression_suffix(compression))),
                                sim::compress(t->text(), compression));
 }

@@ -4,6 +4,8 @@
 //   replicas.csv    replica,job,<every metric>
 //   ledger.csv      replica,job,state,gpu_hours
 //   causes.csv      replica,job,cause,failures,interruptions,mttr_h
+//   losses.csv      replica,job,cause,domain,state,gpu_us,gpu_h,share_of_paid_frac (models/ledger/losses.hpp:
+//                   per job and state the gpu_us sum exactly to the state's ledger GPU·µs)
 //   events.csv      replica,time_s,kind,component,scope,job,detail
 //   timeseries.csv  replica,time_s,entity,gauge,value
 //   racks.csv       replica,rack,loop,availability_frac,down_gpu_h,failures (loop: empty without cooling;
@@ -30,13 +32,14 @@ const sim::CsvSchema& summary_schema();
 const sim::CsvSchema& replicas_schema();
 const sim::CsvSchema& ledger_schema();
 const sim::CsvSchema& causes_schema();
+const sim::CsvSchema& losses_schema();
 const sim::CsvSchema& events_schema();
 const sim::CsvSchema& timeseries_schema();
 const sim::CsvSchema& racks_schema();
 
 /// Per-replica rows of the per-replica files.
 struct ReplicaRows {
-  std::string replicas, ledger, causes, events, timeseries, racks;
+  std::string replicas, ledger, causes, events, timeseries, racks, losses;
 };
 /// `cost`: the design's prices and bill (World::cost()); nullptr: no cost metrics (no /cost block).
 ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& result,

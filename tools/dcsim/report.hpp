@@ -4,6 +4,8 @@
 //   #summary        every metric of summary.csv, mean and 95% CI, one column per job and the cluster
 //   #waterfall      per job and cluster: 100% of GPU-time down to productive, one step per ledger state
 //                   (ledger.csv, mean over replicas; states are taken from the file, none are assumed)
+//   #loss-waterfall per job and cluster: paid GPU-hours down to productive, one step per cause and state
+//                   (losses.csv; report_losses.hpp)
 //   #interruptions  interruptions and failures by cause, MTTR by cause (causes.csv)
 //   #interruption-cdf, #job-timeline   from events.csv (report_events.hpp): the CDF of the time between
 //                   a job's interruptions; replica 0's job states over time

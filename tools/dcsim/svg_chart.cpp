@@ -233,8 +233,8 @@ std::string bar_chart(const BarChart& c) {
 
 std::string waterfall_chart(const std::string& id, const std::string& title,
                             const std::vector<WaterfallStep>& losses, const WaterfallStep& remainder,
-                            int width, const std::string& total_label) {
-  const double left = 150, right = 90, top = 26, row = 22;
+                            int width, const std::string& total_label, double label_px) {
+  const double left = label_px, right = 90, top = 26, row = 22;
   const std::size_t rows = losses.size() + 2;
   const int height = static_cast<int>(top + row * static_cast<double>(rows) + 30);
   const double w = width - left - right;

@@ -48,10 +48,10 @@ struct WaterfallStep {
   double frac = 0; ///< share of the total (0..1)
 };
 /// From 100% down: a full bar (labelled total_label), one floating bar per loss, and the remainder (e.g.
-/// productive) last.
+/// productive) last. `label_px`: the width kept for the steps' labels, left of the bars.
 std::string waterfall_chart(const std::string& id, const std::string& title,
                             const std::vector<WaterfallStep>& losses, const WaterfallStep& remainder,
-                            int width = 620, const std::string& total_label = "GPU-time");
+                            int width = 620, const std::string& total_label = "GPU-time", double label_px = 150);
 
 /// A categorical colour (for series), cycling through 8 colour-blind-safe colours.
 std::string palette(std::size_t i);

@@ -127,6 +127,7 @@ bool FtDpStrategy::on_struck(std::uint64_t id, int mode, const std::vector<int>&
     Group& g = groups_[static_cast<std::size_t>(p_.group_of_rank(r))];
     g.undetected.insert(id);
     g.ranks.push_back(r);
+    if (g.mode < 0) g.mode = mode;
     g.ready = false; // back to waiting: a swap-in or catch-up in progress starts again later
     host_->queue().cancel(g.back);
     waiting_.erase(p_.group_of_rank(r));
@@ -139,7 +140,8 @@ bool FtDpStrategy::on_struck(std::uint64_t id, int mode, const std::vector<int>&
   ++drops_;
   host_->note("group_drop", fmt::format("{} of {} groups out ({})", out_, p_.replica_groups, host_->cause_name(mode)));
   hang_.insert(id);
-  host_->pause(JobTime::DETECTION, -1); // the job hangs until the failure is detected
+  hang_mode_ = mode;
+  host_->pause(JobTime::DETECTION, -1, mode); // the job hangs until the failure is detected
   return true;
 }
 
@@ -153,7 +155,7 @@ bool FtDpStrategy::on_detected(std::uint64_t id) {
   }
   waiting_.insert(detected.begin(), detected.end());
   try_back(detected);
-  if (hang_.erase(id) && hang_.empty()) host_->pause(JobTime::DETECTION, sim::to_ticks(p_.stall_s)); // quorum
+  if (hang_.erase(id) && hang_.empty()) host_->pause(JobTime::DETECTION, sim::to_ticks(p_.stall_s), hang_mode_); // quorum
   return ours;
 }
 
@@ -163,23 +165,42 @@ void FtDpStrategy::try_back(std::vector<int> candidates) {
     return !group.out || group.ready || !group.undetected.empty() || host_->queue().pending(group.back);
   });
   if (candidates.empty()) return;
-  sim::Tick extra = 0;
-  host_->recover(extra); // spares swapped in where possible, for any group of the job
+  // The recovery swaps spares in for every down GPU of the job, whichever group it is in and whether or not
+  // that group's failure is detected yet: each group it brings back spends the swap-in (and checks) from
+  // now, and a group detected later waits for what is left of it. A candidate it did not bring back (its
+  // GPUs came back by a repair) spends only what is left of an earlier swap of its own, or, when the
+  // recovery swapped nothing, the recovery's checks.
+  std::vector<int> out;
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (groups_[g].out) out.push_back(static_cast<int>(g));
   std::vector<int> ranks;
   std::vector<std::size_t> begin;
-  for (int g : candidates) {
+  for (int g : out) {
     begin.push_back(ranks.size());
     const auto& mine = groups_[static_cast<std::size_t>(g)].ranks;
     ranks.insert(ranks.end(), mine.begin(), mine.end());
   }
   begin.push_back(ranks.size());
+  auto all_up = [&begin](const std::vector<bool>& up, std::size_t k) {
+    return std::all_of(up.begin() + static_cast<std::ptrdiff_t>(begin[k]),
+                       up.begin() + static_cast<std::ptrdiff_t>(begin[k + 1]), [](bool u) { return u; });
+  };
+  const std::vector<bool> before = host_->ranks_up(ranks);
+  sim::Tick extra = 0;
+  host_->recover(extra);
   const std::vector<bool> up = host_->ranks_up(ranks);
-  const sim::Tick delay = extra + sim::to_ticks(p_.catchup_s); // the swap-in, checks and catch-up: its own
-  for (std::size_t k = 0; k < candidates.size(); ++k) {
-    if (!std::all_of(up.begin() + static_cast<std::ptrdiff_t>(begin[k]),
-                     up.begin() + static_cast<std::ptrdiff_t>(begin[k + 1]), [](bool u) { return u; }))
-      continue; // not yet: a capacity change retries
-    const int index = candidates[k];
+  const sim::Tick now = host_->queue().now();
+  bool swapped = false;
+  for (std::size_t k = 0; k < out.size(); ++k)
+    if (!all_up(before, k) && all_up(up, k)) {
+      groups_[static_cast<std::size_t>(out[k])].swapped_until = now + extra;
+      swapped = true;
+    }
+  for (int index : candidates) {
+    const auto k = static_cast<std::size_t>(std::find(out.begin(), out.end(), index) - out.begin());
+    if (!all_up(up, k)) continue; // not yet: a capacity change retries
+    const sim::Tick own = std::max<sim::Tick>(0, groups_[static_cast<std::size_t>(index)].swapped_until - now);
+    const sim::Tick delay = (swapped ? own : std::max(own, extra)) + sim::to_ticks(p_.catchup_s);
     waiting_.erase(index);
     auto ready = [this, index] {
       Group& group = groups_[static_cast<std::size_t>(index)];
@@ -201,13 +222,15 @@ void FtDpStrategy::rejoin_ready() {
     back += g.ready ? 1 : 0;
   if (back == 0) return;
   host_->settle(); // the cycle so far with the groups out
+  int cause = -1; // the rejoin stall's: the failure mode that dropped the first group back
   for (Group& g : groups_) {
     if (!g.ready) continue;
+    if (cause < 0) cause = g.mode;
     g = Group{};
   }
   out_ -= back;
   host_->note("group_rejoin", fmt::format("{} of {} groups out", out_, p_.replica_groups));
-  host_->pause(JobTime::RESTART, sim::to_ticks(p_.rejoin_s));
+  host_->pause(JobTime::RESTART, sim::to_ticks(p_.rejoin_s), cause);
 }
 
 void FtDpStrategy::on_capacity_changed() {

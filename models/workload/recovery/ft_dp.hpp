@@ -1,5 +1,10 @@
 // Fault-tolerant data parallelism (recovery strategy ft_dp, as torchft and fault-tolerant HSDP do): the
 // job's GPUs form N data-parallel replica groups of gpus / N GPUs each, and each group lives its own life.
+// A recovery swaps spares in for every down GPU of the job at once: each group it brings back spends that
+// swap-in from then on, including a group whose failure is detected later (it waits for what is left).
+// Loss by cause (loss_cause.hpp): the hang and the quorum stall are charged to the mode of the newest
+// failure of the hang, a rejoin stall to the mode that dropped the first group rejoining; the groups' time
+// out (reduced_batch) to the mechanism groups_out.
 //
 //   group struck ──▶ HANG: the whole job makes no progress until the failure is detected (a hang or a crash
 //   is noticed only then: the failed group and the others wait on its collectives), then a stall σ
@@ -74,6 +79,8 @@ private:
     bool ready = false;                 ///< back, swapped in and caught up: rejoins at the next chance
     std::set<std::uint64_t> undetected; ///< its failures not yet detected
     std::vector<int> ranks;             ///< its struck ranks (they must be up again)
+    int mode = -1;                      ///< the failure mode that dropped it (loss by cause)
+    sim::Tick swapped_until = -1;       ///< its GPUs were swapped in by a recovery that ends then
     sim::EventQueue::EventId back;      ///< the end of its swap-in, checks and catch-up
   };
   FtDpParams p_;
@@ -81,6 +88,7 @@ private:
   std::vector<Group> groups_;
   std::set<std::uint64_t> hang_; ///< failures of running groups not yet detected: the job hangs
   std::set<int> waiting_;        ///< groups out, detected, waiting for their GPUs
+  int hang_mode_ = -1;           ///< the mode of the newest failure of the hang (its quorum stall's cause)
   int out_ = 0;
   std::uint64_t drops_ = 0;
 

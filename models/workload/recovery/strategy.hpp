@@ -38,7 +38,8 @@ public:
   virtual void settle() = 0;
   /// The whole job makes no progress from now, its time in ledger state `as`, for `duration` (then it trains
   /// on; < 0: until the next pause() replaces this one). Replaces a pause or a fabric stall in progress.
-  virtual void pause(JobTime as, sim::Tick duration) = 0;
+  /// `cause`: the failure mode the pause's time is charged to (loss_cause.hpp).
+  virtual void pause(JobTime as, sim::Tick duration, int cause) = 0;
   /// Counts a failure of `mode` that struck the job without interrupting it.
   virtual void count_failure(int mode) = 0;
   /// Replaces the job's down GPUs where possible (spares); adds a swap-in's or a pre-flight check's time to

@@ -199,3 +199,18 @@ TEST_CASE("drains nest: a GPU two drains hold is usable again only when both hav
   CHECK_THROWS_WITH(fx.alloc.set_draining({72 * 2, 4}, false),
                     "Allocator::set_draining: ending a drain of a GPU that is not draining");
 }
+
+TEST_CASE("gpu_at_rank is job_gpus at that rank, after swaps and moves, without building it", "[unit][allocator]") {
+  Fixture fx;
+  fx.alloc.place(0, 128);
+  fx.health.fail({5, 1}); // replaced by GPU 64 at the same rank
+  fx.alloc.recover(0);
+  const std::vector<int> gpus = fx.alloc.job_gpus(0);
+  REQUIRE(gpus.size() == 128);
+  for (int r = 0; r < 128; ++r)
+    CHECK(fx.alloc.gpu_at_rank(0, r) == gpus[static_cast<std::size_t>(r)]);
+  CHECK(fx.alloc.gpu_at_rank(0, 5) == 64);
+  CHECK(fx.alloc.gpu_at_rank(0, 128) == -1);
+  CHECK(fx.alloc.gpu_at_rank(0, -1) == -1);
+  CHECK(fx.alloc.gpu_at_rank(1, 0) == -1); // no such job
+}

@@ -115,6 +115,43 @@ TEST_CASE("ft_dp: a swap-in and a catch-up stall only the absent group", "[unit]
   fx.require_conserved();
 }
 
+TEST_CASE("ft_dp: a swap-in is spent by the group it brings back, not by the group whose detection ran it",
+          "[unit][ft_dp]") {
+  Fixture fx;
+  make_ft_dp(fx, 4);
+  fx.swap_down = true;                  // a recovery swaps spares in for every down GPU at once
+  fx.recover_extra = sim::to_ticks(20); // and takes 20 s when it swapped any
+  fx.start();
+  // Group 1 (rank 2) fails at 200, group 2 (rank 4) at 205: the job hangs 200-215 (group 2 detected at
+  // 215), stalls 215-220 (detection 20 s). Group 1's detection at 210 runs the recovery, which swaps both
+  // GPUs in, 210-230: both groups are back at 230. So 220-230 at 2/4 (5 productive, 5 reduced batch), the
+  // two rejoin 230-235 and 235-240 (ρ each), the 55 s left run 240-295, checkpoint 295-305 (5 s by 300).
+  // Charging the swap only to group 1 (whose detection ran it) brought group 2 back at 215 with no swap-in:
+  // it rejoined 220-225, then 225-230 at 3/4 (1.25 reduced batch), and 18.75 s of checkpoint by 300.
+  fx.down = {2};
+  fx.at(200, [&] { fx.job->on_struck(1, 0, {2}); });
+  fx.at(205, [&] {
+    fx.down.insert(4);
+    fx.job->on_struck(2, 0, {4});
+  });
+  fx.at(210, [&] { fx.job->on_failure_detected(1); });
+  fx.at(215, [&] { fx.job->on_failure_detected(2); });
+  fx.finish_at(300);
+  CHECK(fx.job->groups_out() == 0);
+  CHECK(fx.s(JobTime::DETECTION) == 20);
+  CHECK(fx.s(JobTime::RESTART) == 60); // the launch's 50 and two ρ
+  CHECK(fx.s(JobTime::REDUCED_BATCH) == 5);
+  CHECK(fx.s(JobTime::CHECKPOINT) == 15);
+  CHECK(fx.s(JobTime::PRODUCTIVE) == 200);
+  // Loss by cause: the hang, the quorum stall and the rejoin are the failure mode's (cause 0), the launch
+  // is a mechanism's; the groups out are groups_out's.
+  CHECK(fx.s(JobTime::DETECTION, 0) == 20);
+  CHECK(fx.s(JobTime::RESTART, 0) == 10);
+  CHECK(fx.s(JobTime::RESTART, 1 + static_cast<int>(workload::Mechanism::LAUNCH)) == 50);
+  CHECK(fx.s(JobTime::REDUCED_BATCH, 1 + static_cast<int>(workload::Mechanism::GROUPS_OUT)) == 5);
+  fx.require_conserved();
+}
+
 TEST_CASE("ft_dp: a failure during a hang extends it to its own detection", "[unit][ft_dp]") {
   Fixture fx;
   make_ft_dp(fx, 4);

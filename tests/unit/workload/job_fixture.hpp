@@ -25,6 +25,8 @@ struct Fixture {
   bool healthy = true;
   sim::Tick recover_extra = 0; ///< what each recovery adds (a warm spare's swap-in)
   std::set<int> down;          ///< ranks whose GPUs are down (ranks_up)
+  /// Recovery swaps spares in for every down rank (clears `down`) and adds recover_extra only when it swapped.
+  bool swap_down = false;
   std::unique_ptr<workload::TrainingJob> job;
 
   Fixture() {
@@ -37,7 +39,8 @@ struct Fixture {
   }
   void start(std::function<void(bool)> training_changed = {}, std::function<void()> stopped = {}) {
     workload::TrainingJob::Hooks hooks{[this](sim::Tick& extra) {
-                                         extra += recover_extra;
+                                         if (!swap_down || !down.empty()) extra += recover_extra;
+                                         if (swap_down) down.clear();
                                          return healthy;
                                        },
                                        [](int) { return std::string("m"); }, std::move(training_changed),
@@ -65,6 +68,17 @@ struct Fixture {
     for (auto t : job->gpu_time())
       sum += t;
     REQUIRE(sum == static_cast<workload::GpuTicks>(job->wall()) * spec.gpus);
+    // Loss by cause: every state's time is split over causes exactly (loss_cause.hpp).
+    for (int s = 0; s < workload::JOB_TIME_STATES; ++s) {
+      workload::GpuTicks by_cause = 0;
+      for (int c = 0; c < job->causes(); ++c)
+        by_cause += job->cause_time(static_cast<JobTime>(s), c);
+      REQUIRE(by_cause == job->gpu_time()[static_cast<std::size_t>(s)]);
+    }
+  }
+  /// Seconds in a state charged to `cause` (0: the fixture's one failure mode; 1 + k: mechanism k).
+  double s(JobTime state, int cause) const {
+    return static_cast<double>(job->cause_time(state, cause) / spec.gpus) / 1e6;
   }
 };
 } // namespace dcsim::test

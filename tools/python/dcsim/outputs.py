@@ -9,6 +9,7 @@ A run folder (README "Outputs"; the files are written by tools/dcsim/outputs.cpp
     events.csv      replica,time_s,kind,component,scope,job,detail
     timeseries.csv  replica,time_s,entity,gauge,value   (long form: pivot on gauge)
     racks.csv       replica,rack,loop,availability_frac,down_gpu_h,failures
+    losses.csv      replica,job,cause,domain,state,gpu_us,gpu_h,share_of_paid_frac   (loss by cause)
     scenario.json   the scenario document that was run
     run.json        provenance (dcsim version, commit, command line, seed, date, host); absent in sweep points
     complete.json   the completion marker: every output file with its size and hash
@@ -37,7 +38,7 @@ from typing import Dict, List, Optional
 import pandas as pd
 
 #: The CSV files of a run, by the name used for them here (the file name without ".csv").
-RUN_CSV_FILES = ("summary", "replicas", "ledger", "causes", "events", "timeseries", "racks")
+RUN_CSV_FILES = ("summary", "replicas", "ledger", "causes", "events", "timeseries", "racks", "losses")
 #: The JSON files of a run, by attribute name.
 RUN_JSON_FILES = {"scenario": "scenario.json", "run_info": "run.json", "complete": "complete.json"}
 #: Columns of summary.csv, after which sweep.csv's varied-key columns end.
@@ -103,6 +104,8 @@ class Run:
       events      events.csv: time_s (s of simulated time) and what happened
       timeseries  timeseries.csv: value of each gauge (unit in the gauge's name) at time_s (s)
       racks       racks.csv: availability_frac, down_gpu_h (GPU-h), failures per rack
+      losses      losses.csv: each job's held GPU-time by cause and ledger state: gpu_us (GPU-µs, exact
+                  integers), gpu_h (GPU-h), share_of_paid_frac (docs/metrics.md)
       scenario    scenario.json as a dict: the scenario that was run
       run_info    run.json as a dict: provenance (absent for sweep points)
       complete    complete.json as a dict: the files of the run with their sizes and hashes
@@ -117,6 +120,7 @@ class Run:
     events: Optional[pd.DataFrame] = None
     timeseries: Optional[pd.DataFrame] = None
     racks: Optional[pd.DataFrame] = None
+    losses: Optional[pd.DataFrame] = None
     scenario: Optional[dict] = None
     run_info: Optional[dict] = None
     complete: Optional[dict] = None
