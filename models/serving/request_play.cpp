@@ -42,6 +42,7 @@ struct Instance {
   std::vector<int> decode_plan;
   bool busy = false;
   bool down = false;
+  int outages = 0; ///< outages in progress
   int epoch = 0;
 };
 
@@ -69,7 +70,10 @@ public:
 
   PlayResult run() {
     push(arrivals_.exponential(spec_.arrival_req_per_s), EventKind::ARRIVAL, 0, 0);
-    if (spec_.fail_instance_at_s >= 0) push(spec_.fail_instance_at_s, EventKind::FAILURE, 0, 0);
+    if (spec_.fail_instance_at_s >= 0)
+      outage(Outage{0, spec_.fail_instance_at_s, spec_.fail_instance_at_s + spec_.repair_s});
+    for (const Outage& o : spec_.outages)
+      outage(o);
     while (!events_.empty()) {
       const Event e = events_.top();
       events_.pop();
@@ -94,6 +98,13 @@ private:
 
   void push(double t, EventKind kind, int index, int epoch) { events_.push({t, seq_++, kind, index, epoch}); }
 
+  void outage(const Outage& o) {
+    if (o.instance < 0 || o.instance >= static_cast<int>(instances_.size()))
+      throw std::invalid_argument("play_requests: an outage names no instance of the pool");
+    push(o.at_s, EventKind::FAILURE, o.instance, 0);
+    if (o.back_s < 1e300) push(std::max(o.at_s, o.back_s), EventKind::REPAIR, o.instance, 0);
+  }
+
   const IterationCost& cost_of(const Instance& in) const { return in.prefill_only ? prefill_cost_ : cost_; }
 
   void dispatch(const Event& e) {
@@ -106,6 +117,7 @@ private:
       break;
     case EventKind::FAILURE: fail(e.index); break;
     case EventKind::REPAIR:
+      if (--instances_[static_cast<std::size_t>(e.index)].outages > 0) break; // another outage holds it
       instances_[static_cast<std::size_t>(e.index)].down = false;
       start(e.index);
       break;
@@ -204,6 +216,8 @@ private:
 
   void fail(int index) {
     Instance& in = instances_[static_cast<std::size_t>(index)];
+    ++in.outages;
+    if (in.down) return; // already out: nothing in flight
     ++in.epoch;
     in.busy = false;
     in.down = true;
@@ -217,7 +231,6 @@ private:
       queue.push_front(*it);
     }
     in.running.clear();
-    push(now_ + spec_.repair_s, EventKind::REPAIR, index, 0);
     start_all(in.decode_pool);
   }
 
@@ -227,7 +240,7 @@ private:
     int met = 0;
     double end = 0, tokens = 0;
     for (const auto& q : requests_) {
-      if (!q.done) continue;
+      if (!q.done || q.arrival < spec_.measure_from_s) continue;
       const double a = q.first_token - q.arrival;
       const double b = q.osl > 1 ? (q.last_token - q.first_token) / (q.osl - 1) : 0.0;
       ttft.push_back(a);
@@ -237,6 +250,7 @@ private:
       tokens += q.osl;
     }
     res.completed = static_cast<int>(ttft.size());
+    res.met = met;
     res.retried = retried_;
     res.duration_s = end;
     auto mean = [](const std::vector<double>& v) {
@@ -255,6 +269,10 @@ private:
     res.goodput_req_per_s = end > 0 ? met / end : 0.0;
     res.throughput_req_per_s = end > 0 ? res.completed / end : 0.0;
     res.output_tokens_per_s = end > 0 ? tokens / end : 0.0;
+    if (spec_.keep_samples) {
+      res.ttft_samples_s = std::move(ttft);
+      res.tpot_samples_s = std::move(tpot);
+    }
     return res;
   }
 };
