@@ -128,3 +128,17 @@ TEST_CASE("a failure window retries the struck instance's requests and conserves
   CHECK(failed.requests_served == Approx(failed.requests_demanded).epsilon(0.05));
   CHECK(failed.ttft_p99_s > healthy.ttft_p99_s);
 }
+
+TEST_CASE("an overloaded fluid pool runs at the SLO point, never beyond it", "[serving]") {
+  // Above capacity the pool serves C_n at the largest batch meeting the TPOT SLO and sheds the rest: the
+  // served requests' TPOT is that point's (within the SLO), not a larger batch's.
+  ServiceTimeline t(llama(0.05), h100(), 1);
+  const double cap = t.capacity_req_per_s(2);
+  const FluidState f = fluid_state(t.curve(), 2, 3 * cap, 0.05);
+  CHECK_FALSE(f.meets_slo);
+  CHECK(f.served_req_per_s == Approx(cap));
+  CHECK(f.tpot_s <= 0.05);
+  t.advance(3600, 2, 3 * cap);
+  CHECK(t.totals().requests_met == Approx(cap * 3600));
+  CHECK(t.totals().tpot_p99_s <= 0.05 * 1.024);
+}
