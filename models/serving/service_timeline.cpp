@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <vector>
 
 namespace dcsim::serving {
 
@@ -45,6 +47,14 @@ ServiceTimeline::ServiceTimeline(const ServingSpec& spec, const hardware::Hardwa
       totals_.prefill_time_frac = (p.tpot_s - p.decode_step_s) / p.tpot_s;
       cost_.max_batch = std::max(1, p.batch);
     }
+  // Windows evaluate the decode step at every iteration: memoised per batch (computed when first needed).
+  auto memo = std::make_shared<std::vector<double>>(static_cast<std::size_t>(cost_.max_batch) + 1, -1.0);
+  cost_.decode_step_s = [memo, step = cost_.decode_step_s](int decodes) {
+    if (decodes < 0 || static_cast<std::size_t>(decodes) >= memo->size()) return step(decodes);
+    double& t = (*memo)[static_cast<std::size_t>(decodes)];
+    if (t < 0) t = step(decodes);
+    return t;
+  };
 }
 
 double ServiceTimeline::capacity_req_per_s(int instances) const {
