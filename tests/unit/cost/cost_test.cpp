@@ -442,42 +442,24 @@ TEST_CASE("cost: a service pays its GPU-hours and the energy no training job dre
   CHECK(sm.at("cost_per_mtok_served_usd") == sm.at("cost_total_usd") / (1e9 / 1e6));
   CHECK(sm.at("cost_in_serving_usd") + sm.at("cost_in_down_usd") ==
         Approx(sm.at("cost_total_usd")).epsilon(1e-12));
-}
-
-TEST_CASE("cost: a modelled service's cost per input and output token adds up to its total", "[unit][cost]") {
-  // Cost per token = cost of the GPU-hours / tokens served, split by the prefill share of instance time:
-  // 1e9 output tokens of 1,000/250-token requests carry 4e9 input tokens; with f_pf = 0.3,
-  // input cost = 0.3 total / 4,000 Mtok and output cost = 0.7 total / 1,000 Mtok, so that
-  // input cost x 4,000 + output cost x 1,000 = total. Without a model both are empty.
-  const auto loaded = tools::load_scenario_text(BASE, "t.json");
-  REQUIRE(loaded.scenario);
-  bool gpu_priced = false;
-  const cost::CostModel m = tools::scenario_cost_model(*loaded.scenario, gpu_priced);
-  ledger::ReplicaResult r;
-  r.gpus = 288;
-  r.duration = sim::hours_to_ticks(10);
-  r.energy_j = 3 * 3.6e9;
-  ledger::ServiceOutcome sv;
-  sv.serving_gpu_h = 720;
-  sv.served_tokens = 1e9;
-  r.services = {sv};
-  auto metrics = [&](const ledger::ServiceOutcome& s) {
-    std::map<std::string, double> out;
-    for (const auto& [name, value] : cost::service_cost_metrics(m, r, s))
-      out[name] = value;
-    return out;
-  };
-  CHECK(std::isnan(metrics(sv).at("input_cost_per_mtok_usd")));
-  CHECK(std::isnan(metrics(sv).at("output_cost_per_mtok_usd")));
+  // A service without a model has no input/output split. With one (1,000/250-token requests: the 1e9
+  // output tokens carry 4e9 input tokens; prefill share of instance time f_pf = 0.3): input cost =
+  // 0.3 total / 4,000 Mtok, output cost = 0.7 total / 1,000 Mtok, so input cost x 4,000 + output cost x
+  // 1,000 = total = cost of the GPU-hours held.
+  CHECK(std::isnan(sm.at("input_cost_per_mtok_usd")));
+  CHECK(std::isnan(sm.at("output_cost_per_mtok_usd")));
   sv.modelled = true;
   sv.isl = 1000;
   sv.osl = 250;
   sv.prefill_time_frac = 0.3;
-  const auto sm = metrics(sv);
-  const double total = sm.at("cost_total_usd");
-  CHECK(total == Approx(sm.at("cost_per_gpu_h_usd") * 720).epsilon(1e-12));
-  CHECK(sm.at("input_cost_per_mtok_usd") == Approx(0.3 * total / 4000).epsilon(1e-12));
-  CHECK(sm.at("output_cost_per_mtok_usd") == Approx(0.7 * total / 1000).epsilon(1e-12));
-  CHECK(sm.at("input_cost_per_mtok_usd") * 4000 + sm.at("output_cost_per_mtok_usd") * 1000 ==
+  std::map<std::string, double> mm;
+  for (const auto& [name, value] : cost::service_cost_metrics(m, r, sv))
+    mm[name] = value;
+  const double total = mm.at("cost_total_usd");
+  CHECK(total == Approx(sm.at("cost_total_usd")).epsilon(1e-12));
+  CHECK(total == Approx(mm.at("cost_per_gpu_h_usd") * 720).epsilon(1e-12));
+  CHECK(mm.at("input_cost_per_mtok_usd") == Approx(0.3 * total / 4000).epsilon(1e-12));
+  CHECK(mm.at("output_cost_per_mtok_usd") == Approx(0.7 * total / 1000).epsilon(1e-12));
+  CHECK(mm.at("input_cost_per_mtok_usd") * 4000 + mm.at("output_cost_per_mtok_usd") * 1000 ==
         Approx(total).epsilon(1e-12));
 }
