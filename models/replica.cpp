@@ -51,8 +51,9 @@ void Replica::build_jobs() {
   }
   for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
     if (s_->jobs[j].kind == workload::JobKind::INFERENCE) {
-      workloads_.add(std::make_unique<workload::InferenceService>(s_->jobs[j], static_cast<int>(j), *layout_,
-                                                                  alloc_, scheduler_, queue_, log_));
+      workloads_.add(std::make_unique<workload::InferenceService>(
+          s_->jobs[j], static_cast<int>(j), *layout_, alloc_, scheduler_, queue_, log_, &s_->hardware,
+          sim::stream_seed(seed_, replica_, "serving/" + s_->jobs[j].name)));
       continue;
     }
     const int job = static_cast<int>(j);
@@ -589,6 +590,17 @@ ledger::ServiceOutcome Replica::service_outcome(const workload::InferenceService
   o.moving_gpu_h = ledger::to_gpu_hours(sv.moving_gpu_time());
   o.down_gpu_h = ledger::to_gpu_hours(sv.down_gpu_time());
   o.moves = sv.moves();
+  if (const auto* t = sv.timeline()) { // a service described by a model: its requests
+    const serving::ServingTotals r = t->totals();
+    o.modelled = true;
+    o.isl = sv.spec().serving->isl;
+    o.osl = sv.spec().serving->osl;
+    o.requests_demanded = r.requests_demanded, o.requests_served = r.requests_served;
+    o.requests_met = r.requests_met, o.retried_requests = r.retried_requests, o.windows = r.windows;
+    o.ttft_p50_s = r.ttft_p50_s, o.ttft_p99_s = r.ttft_p99_s, o.tpot_p50_s = r.tpot_p50_s, o.tpot_p99_s = r.tpot_p99_s;
+    o.prefill_time_frac = r.prefill_time_frac;
+    o.unused_gpu_h = ledger::to_gpu_hours(sv.unused_gpu_time());
+  }
   return o;
 }
 

@@ -169,6 +169,14 @@ Metrics service_cost_metrics(const CostModel& model, const ledger::ReplicaResult
   add_lines(m, c, gpu_h);
   add_rent(m, model, c, gpu_h);
   m.emplace_back("cost_per_mtok_served_usd", ratio(c.total_usd(), sv.served_tokens / TOKENS_PER_MTOK));
+  // A modelled service's cost split between its input and output tokens by the instance time each takes.
+  const double input_tokens = sv.osl > 0 ? sv.served_tokens * sv.isl / sv.osl : 0.0;
+  m.emplace_back("input_cost_per_mtok_usd", sv.modelled ? ratio(c.total_usd() * sv.prefill_time_frac,
+                                                                input_tokens / TOKENS_PER_MTOK)
+                                                        : NaN);
+  m.emplace_back("output_cost_per_mtok_usd", sv.modelled ? ratio(c.total_usd() * (1 - sv.prefill_time_frac),
+                                                                 sv.served_tokens / TOKENS_PER_MTOK)
+                                                         : NaN);
   const double per_gpu_h = ratio(c.total_usd(), gpu_h);
   const double held[] = {sv.serving_gpu_h, sv.moving_gpu_h, sv.down_gpu_h};
   const auto states = ledger::service_ledger_states();

@@ -34,6 +34,11 @@
 //   cost_per_mtok              = total ÷ (retained tokens ÷ 10^6) (ledger::retained_tokens; cluster: the
 //                                cluster's total over every training job's tokens, as energy_per_token_j)
 //   cost_per_mtok_served       = total ÷ (served tokens ÷ 10^6) (cluster: total over all services' tokens)
+//   input_cost_per_mtok        = total × f_pf ÷ (input tokens ÷ 10^6), output_cost_per_mtok = total × (1 − f_pf)
+//                                ÷ (output tokens ÷ 10^6): a service described by a model (`serving`), f_pf the
+//                                prefill share of instance time at its SLO point (TPOT − decode step) ÷ TPOT,
+//                                input tokens = served output tokens × ISL ÷ OSL; so input cost × input tokens
+//                                + output cost × output tokens = total
 //   cost_in_<state>            = GPU-hours in the state × cost_per_gpu_h: the states' costs sum to total
 //   cost_to_train_usd          = a job's total once its work (work_h, or target_tokens) is done: it held
 //                                its GPUs until then, failures and recovery included; undefined when not

@@ -241,6 +241,9 @@ void FacilityPower::finish(sim::Tick end, bool cooling, ledger::ReplicaResult& r
   for (std::size_t j = 0; j < workloads_.size(); ++j)
     if (workloads_[j].training && k < result.jobs.size())
       result.jobs[k++].energy_j = job_energy_[j].energy_j();
+  std::size_t v = 0; // result.services: the services, in scenario order
+  for (std::size_t j = 0; j < workloads_.size(); ++j)
+    if (!workloads_[j].training && v < result.services.size()) result.services[v++].energy_j = job_energy_[j].energy_j();
   result.cooling_isolated_gpu_h = cooling ? isolated_gpus_.energy_j() / sim::S_PER_H : NaN;
   result.throttled_gpu_h = cooling ? throttled_gpus_.energy_j() / sim::S_PER_H : NaN;
   result.power_capped_gpu_h =

@@ -131,6 +131,12 @@ void add_cost_metrics(std::vector<MetricDef>& t) {
        {}, true},
       {"cost_per_mtok_served_usd", "USD/Mtoken", S::ALL, B::LOWER,
        "Total cost per million served inference tokens (services and cluster; empty on jobs)", {}},
+      {"input_cost_per_mtok_usd", "USD/Mtoken", S::SERVICE, B::LOWER,
+       "A modelled service's cost per million input tokens: its total cost times the prefill share of "
+       "instance time, over input tokens served", {}},
+      {"output_cost_per_mtok_usd", "USD/Mtoken", S::SERVICE, B::LOWER,
+       "A modelled service's cost per million output tokens: its total cost times the decode share of "
+       "instance time, over output tokens served", {}, true},
   };
   t.insert(t.end(), cost.begin(), cost.end());
   for (int s = 0; s < workload::JOB_TIME_STATES; ++s) {
@@ -229,6 +235,26 @@ std::vector<MetricDef> energy_and_service_metrics() {
       {"demand_tokens_per_s", "tokens/s", S::SERVICE, B::NONE, "Demanded tokens over the run's duration", {}},
       {"served_tokens_per_s", "tokens/s", S::SERVICE, B::HIGHER, "Served tokens over the run's duration", {}, true},
       {"moves", "count", S::SERVICE, B::NONE, "Times the service took NVLink domains (SUNK moves)", {}, true},
+      // Services described by a model (/jobs/*/serving; empty otherwise): models/serving/service_timeline.hpp.
+      {"slo_attainment_frac", "fraction", S::SERVICE, B::HIGHER,
+       "Requests meeting both the TTFT and the TPOT SLO over requests demanded (shed requests miss)", {}, true},
+      {"goodput_req_per_s", "requests/s", S::SERVICE, B::HIGHER,
+       "Requests meeting both SLOs over the run's duration (DistServe's goodput)", {}, true},
+      {"ttft_p50_s", "s", S::SERVICE, B::LOWER, "Median time to first token of served requests", {}},
+      {"ttft_p99_s", "s", S::SERVICE, B::LOWER, "99th percentile time to first token of served requests", {}, true},
+      {"tpot_p50_s", "s", S::SERVICE, B::LOWER, "Median time per output token of served requests", {}},
+      {"tpot_p99_s", "s", S::SERVICE, B::LOWER, "99th percentile time per output token of served requests", {},
+       true},
+      {"retried_requests", "count", S::SERVICE, B::LOWER,
+       "Requests whose KV cache a failure lost, prefilled again (request-level windows)", {}},
+      {"serving_windows", "count", S::SERVICE, B::NONE,
+       "Request-level windows played (after failures, at demand peaks)", {}},
+      {"unused_gpu_h", "GPU-h", S::SERVICE, B::NONE,
+       "Of the serving GPU-hours, those of a domain's GPUs forming no whole instance", {}},
+      {"energy_per_output_token_j", "J/token", S::SERVICE, B::LOWER,
+       "Energy of the service's GPUs (with their share of rack base power) over served output tokens", {}, true},
+      {"output_tokens_per_s_per_mw", "tokens/s/MW", S::SERVICE, B::HIGHER,
+       "Served output tokens per second per MW of the service's mean IT power", {}},
   };
 }
 

@@ -89,6 +89,17 @@ Metrics service_metrics(const ServiceOutcome& sv, sim::Tick duration) {
       {"ledger_serving_gpu_h", sv.serving_gpu_h},
       {"ledger_moving_gpu_h", sv.moving_gpu_h},
       {"ledger_down_gpu_h", sv.down_gpu_h},
+      {"slo_attainment_frac", sv.modelled ? ratio(sv.requests_met, sv.requests_demanded) : NaN},
+      {"goodput_req_per_s", sv.modelled ? ratio(sv.requests_met, duration_s) : NaN},
+      {"ttft_p50_s", sv.modelled ? sv.ttft_p50_s : NaN},
+      {"ttft_p99_s", sv.modelled ? sv.ttft_p99_s : NaN},
+      {"tpot_p50_s", sv.modelled ? sv.tpot_p50_s : NaN},
+      {"tpot_p99_s", sv.modelled ? sv.tpot_p99_s : NaN},
+      {"retried_requests", sv.modelled ? sv.retried_requests : NaN},
+      {"serving_windows", sv.modelled ? static_cast<double>(sv.windows) : NaN},
+      {"unused_gpu_h", sv.modelled ? sv.unused_gpu_h : NaN},
+      {"energy_per_output_token_j", sv.modelled ? ratio(sv.energy_j, sv.served_tokens) : NaN},
+      {"output_tokens_per_s_per_mw", sv.modelled ? ratio(sv.served_tokens, sv.energy_j / 1e6) : NaN},
   };
 }
 
@@ -193,7 +204,9 @@ template <class IO, class V>
   requires std::same_as<std::remove_const_t<V>, ServiceOutcome>
 void visit_fields(IO& io, V& v) {
   io(v.name), io(v.gpus), io(v.demanded_tokens), io(v.served_tokens), io(v.serving_gpu_h), io(v.moving_gpu_h);
-  io(v.down_gpu_h), io(v.moves);
+  io(v.down_gpu_h), io(v.moves), io(v.energy_j), io(v.modelled), io(v.isl), io(v.osl), io(v.requests_demanded);
+  io(v.requests_served), io(v.requests_met), io(v.retried_requests), io(v.windows), io(v.ttft_p50_s);
+  io(v.ttft_p99_s), io(v.tpot_p50_s), io(v.tpot_p99_s), io(v.prefill_time_frac), io(v.unused_gpu_h);
 }
 template <class IO, class E>
   requires std::same_as<std::remove_const_t<E>, sim::EventRecord>
@@ -221,7 +234,7 @@ void visit_fields(IO& io, R& r) {
 constexpr bool LP64 = sizeof(void*) == 8;
 static_assert(!LP64 || sizeof(ReplicaResult) == 280, "ReplicaResult changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(JobOutcome) == 400, "JobOutcome changed: update visit_fields, then this size");
-static_assert(!LP64 || sizeof(ServiceOutcome) == 88, "ServiceOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(ServiceOutcome) == 200, "ServiceOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ModeOutcome) == 88, "ModeOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(LossCell) == 32, "LossCell changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(Sample) == 32, "Sample changed: update visit_fields, then this size");

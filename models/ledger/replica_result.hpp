@@ -108,6 +108,15 @@ inline constexpr std::array<const char*, 4> CLUSTER_ONLY_STATES = {"inference", 
 ///   moves                  = times the service took domains (SUNK)
 ///   ledger_<serving|moving|down>_gpu_h = GPU-hours it held, by state (their sum: the cluster's
 ///                            ledger_inference_gpu_h)
+/// A service described by a model (`serving`; NaN otherwise), its requests (models/serving/service_timeline.hpp):
+///   slo_attainment_frac    = requests meeting both the TTFT and the TPOT SLO ÷ requests demanded
+///   goodput_req_per_s      = requests meeting both SLOs ÷ duration (DistServe's goodput)
+///   ttft_<p50|p99>_s, tpot_<p50|p99>_s = percentiles over served requests (fluid and played)
+///   retried_requests       = requests whose KV cache a failure lost (played in windows)
+///   serving_windows        = request-level windows played
+///   unused_gpu_h           = of ledger_serving_gpu_h, GPU-hours of GPUs forming no whole instance
+///   energy_per_output_token_j = energy of the service's GPUs ÷ served output tokens
+///   output_tokens_per_s_per_mw = served output tokens/s ÷ the service's mean power (MW, IT)
 struct ServiceOutcome {
   std::string name;
   int gpus = 0; ///< the most it may hold
@@ -115,6 +124,14 @@ struct ServiceOutcome {
   double served_tokens = 0;
   double serving_gpu_h = 0, moving_gpu_h = 0, down_gpu_h = 0;
   int moves = 0;
+  double energy_j = 0;    ///< of the GPUs it held (and their share of rack base power)
+  bool modelled = false;  ///< described by a model: the fields below are set
+  int isl = 0, osl = 0;
+  double requests_demanded = 0, requests_served = 0, requests_met = 0, retried_requests = 0;
+  int windows = 0;
+  double ttft_p50_s = 0, ttft_p99_s = 0, tpot_p50_s = 0, tpot_p99_s = 0;
+  double prefill_time_frac = 0; ///< share of instance time in prefill at the SLO point (cost split)
+  double unused_gpu_h = 0;
 };
 
 struct ReplicaResult {

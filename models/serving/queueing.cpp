@@ -51,10 +51,10 @@ FluidState fluid_state(const OperatingCurve& curve, int instances, double arriva
   s.capacity_req_per_s = rate(*slo_point);
   s.served_req_per_s = std::min(arrival_req_per_s, s.capacity_req_per_s);
   s.meets_slo = arrival_req_per_s <= s.capacity_req_per_s;
-  const OperatingPoint* at = slo_point;
-  for (const auto& p : curve.points)
-    if (rate(p) >= arrival_req_per_s) {
-      at = &p;
+  const OperatingPoint* at = slo_point; // overloaded: the pool runs at the SLO point and sheds the rest
+  for (const OperatingPoint* p = curve.points.data(); p < slo_point; ++p)
+    if (rate(*p) >= arrival_req_per_s) {
+      at = p;
       break;
     }
   s.tpot_s = at->tpot_s;

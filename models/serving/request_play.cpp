@@ -28,7 +28,6 @@ struct Request {
   double arrival = 0;
   int osl = 1;
   int prefilled = 0;
-  int emitted = 0;
   double first_token = -1;
   double last_token = 0;
   bool done = false;
@@ -37,11 +36,17 @@ struct Request {
 struct Instance {
   bool decode_pool = false; ///< disaggregated decode instance
   bool prefill_only = false;
-  std::vector<int> running;
+  // Decoding requests emit a token at every iteration, so each finishes at a known iteration: they are kept
+  // in a heap by that iteration (an iteration costs O(log batch) per finishing request, not O(batch)).
+  std::vector<int> prefilling; ///< admitted, first token not yet emitted (FCFS)
+  std::priority_queue<std::pair<long long, int>, std::vector<std::pair<long long, int>>, std::greater<>> decoding;
+  long long iterations = 0;    ///< iterations ended
+  int decodes = 0;             ///< decodes of the iteration in progress
   std::vector<std::pair<int, int>> prefill_plan; ///< (request, tokens) of the iteration in progress
-  std::vector<int> decode_plan;
+  int running() const { return static_cast<int>(prefilling.size() + decoding.size()); }
   bool busy = false;
   bool down = false;
+  int outages = 0; ///< outages in progress
   int epoch = 0;
 };
 
@@ -69,7 +74,10 @@ public:
 
   PlayResult run() {
     push(arrivals_.exponential(spec_.arrival_req_per_s), EventKind::ARRIVAL, 0, 0);
-    if (spec_.fail_instance_at_s >= 0) push(spec_.fail_instance_at_s, EventKind::FAILURE, 0, 0);
+    if (spec_.fail_instance_at_s >= 0)
+      outage(Outage{0, spec_.fail_instance_at_s, spec_.fail_instance_at_s + spec_.repair_s});
+    for (const Outage& o : spec_.outages)
+      outage(o);
     while (!events_.empty()) {
       const Event e = events_.top();
       events_.pop();
@@ -94,6 +102,13 @@ private:
 
   void push(double t, EventKind kind, int index, int epoch) { events_.push({t, seq_++, kind, index, epoch}); }
 
+  void outage(const Outage& o) {
+    if (o.instance < 0 || o.instance >= static_cast<int>(instances_.size()))
+      throw std::invalid_argument("play_requests: an outage names no instance of the pool");
+    push(o.at_s, EventKind::FAILURE, o.instance, 0);
+    if (o.back_s < 1e300) push(std::max(o.at_s, o.back_s), EventKind::REPAIR, o.instance, 0);
+  }
+
   const IterationCost& cost_of(const Instance& in) const { return in.prefill_only ? prefill_cost_ : cost_; }
 
   void dispatch(const Event& e) {
@@ -106,6 +121,7 @@ private:
       break;
     case EventKind::FAILURE: fail(e.index); break;
     case EventKind::REPAIR:
+      if (--instances_[static_cast<std::size_t>(e.index)].outages > 0) break; // another outage holds it
       instances_[static_cast<std::size_t>(e.index)].down = false;
       start(e.index);
       break;
@@ -139,60 +155,66 @@ private:
     if (in.busy || in.down) return;
     const IterationCost& c = cost_of(in);
     auto& queue = in.decode_pool ? decode_waiting_ : waiting_;
-    while (static_cast<int>(in.running.size()) < c.max_batch && !queue.empty()) {
-      in.running.push_back(queue.front());
+    while (in.running() < c.max_batch && !queue.empty()) {
+      const int r = queue.front();
       queue.pop_front();
+      if (in.decode_pool) // its first token came from the prefill pool: osl − 1 more, one per iteration
+        in.decoding.emplace(in.iterations + requests_[static_cast<std::size_t>(r)].osl - 1, r);
+      else
+        in.prefilling.push_back(r);
     }
-    in.decode_plan.clear();
     in.prefill_plan.clear();
-    for (int r : in.running)
-      if (in.decode_pool || requests_[static_cast<std::size_t>(r)].first_token >= 0) in.decode_plan.push_back(r);
-    int budget = c.chunk_tokens - static_cast<int>(in.decode_plan.size());
+    in.decodes = static_cast<int>(in.decoding.size());
+    int budget = c.chunk_tokens - in.decodes;
     int prefill_tokens = 0;
-    for (int r : in.running) {
+    for (int r : in.prefilling) {
+      if (budget <= 0) break;
       const Request& q = requests_[static_cast<std::size_t>(r)];
-      if (in.decode_pool || q.first_token >= 0 || budget <= 0) continue;
       const int take = std::min(budget, spec_.isl - q.prefilled);
       in.prefill_plan.emplace_back(r, take);
       budget -= take;
       prefill_tokens += take;
     }
-    if (in.decode_plan.empty() && in.prefill_plan.empty()) return;
-    const int decodes = static_cast<int>(in.decode_plan.size());
-    const double t = (decodes > 0 ? c.decode_step_s(decodes) : 0.0) + prefill_tokens * c.prefill_s_per_token;
+    if (in.decodes == 0 && in.prefill_plan.empty()) return;
+    const double t = (in.decodes > 0 ? c.decode_step_s(in.decodes) : 0.0) + prefill_tokens * c.prefill_s_per_token;
     in.busy = true;
     push(now_ + t, EventKind::ITERATION_END, index, in.epoch);
   }
 
-  void emit(Instance& in, int r) {
+  void finish(int r) {
     Request& q = requests_[static_cast<std::size_t>(r)];
-    ++q.emitted;
     q.last_token = now_;
-    if (q.first_token < 0) q.first_token = now_;
-    if (q.emitted >= q.osl) {
-      q.done = true;
-      in.running.erase(std::find(in.running.begin(), in.running.end(), r));
-    }
+    q.done = true;
   }
 
   void end_iteration(int index, int epoch) {
     Instance& in = instances_[static_cast<std::size_t>(index)];
     if (epoch != in.epoch) return; // the instance failed during the iteration
     in.busy = false;
-    for (int r : in.decode_plan)
-      emit(in, r);
+    ++in.iterations;
+    if (in.decodes > 0) // the decodes of this iteration emitted a token each: those at their last are done
+      while (!in.decoding.empty() && in.decoding.top().first <= in.iterations) {
+        finish(in.decoding.top().second);
+        in.decoding.pop();
+      }
     for (const auto& [r, tokens] : in.prefill_plan) {
       Request& q = requests_[static_cast<std::size_t>(r)];
       q.prefilled += tokens;
       if (q.prefilled < spec_.isl) continue;
-      emit(in, r); // the prefill's token is the first
-      if (in.prefill_only && !q.done) hand_off(in, r);
+      in.prefilling.erase(std::find(in.prefilling.begin(), in.prefilling.end(), r));
+      q.first_token = now_; // the prefill's token is the first
+      q.last_token = now_;
+      if (q.osl <= 1)
+        finish(r);
+      else if (in.prefill_only)
+        hand_off(r);
+      else
+        in.decoding.emplace(in.iterations + q.osl - 1, r);
     }
     start(index);
   }
 
-  void hand_off(Instance& in, int r) {
-    in.running.erase(std::find(in.running.begin(), in.running.end(), r));
+  void hand_off(int r) {
     const double t = spec_.isl * spec_.kv_transfer_s_per_token;
     if (t <= 0) {
       decode_waiting_.push_back(r);
@@ -204,21 +226,24 @@ private:
 
   void fail(int index) {
     Instance& in = instances_[static_cast<std::size_t>(index)];
+    ++in.outages;
+    if (in.down) return; // already out: nothing in flight
     ++in.epoch;
     in.busy = false;
     in.down = true;
-    auto& queue = in.decode_pool ? decode_waiting_ : waiting_;
-    for (auto it = in.running.rbegin(); it != in.running.rend(); ++it) { // KV lost: prefill again
+    auto& queue = waiting_; // from a decode instance too: the KV is lost, the prompt is prefilled again
+    std::vector<int> lost(in.prefilling.begin(), in.prefilling.end());
+    for (; !in.decoding.empty(); in.decoding.pop())
+      lost.push_back(in.decoding.top().second);
+    for (auto it = lost.rbegin(); it != lost.rend(); ++it) { // KV lost: prefill again
       Request& q = requests_[static_cast<std::size_t>(*it)];
       q.prefilled = 0;
-      q.emitted = 0;
       q.first_token = -1;
       ++retried_;
       queue.push_front(*it);
     }
-    in.running.clear();
-    push(now_ + spec_.repair_s, EventKind::REPAIR, index, 0);
-    start_all(in.decode_pool);
+    in.prefilling.clear();
+    start_all(false);
   }
 
   PlayResult result() const {
@@ -227,7 +252,7 @@ private:
     int met = 0;
     double end = 0, tokens = 0;
     for (const auto& q : requests_) {
-      if (!q.done) continue;
+      if (!q.done || q.arrival < spec_.measure_from_s) continue;
       const double a = q.first_token - q.arrival;
       const double b = q.osl > 1 ? (q.last_token - q.first_token) / (q.osl - 1) : 0.0;
       ttft.push_back(a);
@@ -237,6 +262,7 @@ private:
       tokens += q.osl;
     }
     res.completed = static_cast<int>(ttft.size());
+    res.met = met;
     res.retried = retried_;
     res.duration_s = end;
     auto mean = [](const std::vector<double>& v) {
@@ -255,6 +281,10 @@ private:
     res.goodput_req_per_s = end > 0 ? met / end : 0.0;
     res.throughput_req_per_s = end > 0 ? res.completed / end : 0.0;
     res.output_tokens_per_s = end > 0 ? tokens / end : 0.0;
+    if (spec_.keep_samples) {
+      res.ttft_samples_s = std::move(ttft);
+      res.tpot_samples_s = std::move(tpot);
+    }
     return res;
   }
 };

@@ -14,8 +14,10 @@
 // instances run decode-only iterations. TTFT ends with the prefill; the hand-off delays the second token.
 // Per request: TTFT = first token − arrival; TPOT = (last − first token) / (OSL − 1). SLO attainment: share
 // of requests meeting both the TTFT and the TPOT SLO (DistServe); goodput = those requests / duration.
-// A failure of an instance (fail_instance_at_s) loses its requests' KV: they return to the queue's head
-// and prefill again (retried), as a failed tray does to an NVL72 instance.
+// A failure of an instance (fail_instance_at_s, or each of `outages`) loses its requests' KV: they return
+// to the queue's head and prefill again (retried), as a failed tray does to an NVL72 instance; the
+// instance serves again at the outage's end. Requests arriving before measure_from_s are a warm-up
+// (played, so that the pool is in steady state, but not counted in the results; retries count them).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +31,12 @@ struct IterationCost {
   std::function<double(int decodes)> decode_step_s;
   int max_batch = 1;     ///< requests per instance
   int chunk_tokens = 8192;
+};
+
+struct Outage {
+  int instance = 0;
+  double at_s = 0;
+  double back_s = 1e300; ///< serves again then (never, by default)
 };
 
 struct PlaySpec {
@@ -46,12 +54,16 @@ struct PlaySpec {
   double tpot_slo_s = 1e9;
   double fail_instance_at_s = -1; ///< instance 0 (aggregated) fails then, for repair_s
   double repair_s = 0;
+  std::vector<Outage> outages;
+  double measure_from_s = 0;
+  bool keep_samples = false;     ///< PlayResult::ttft_samples_s / tpot_samples_s
   std::uint64_t seed = 1;
 };
 
 struct PlayResult {
   double duration_s = 0;
-  int completed = 0;
+  int completed = 0;               ///< measured requests (arrived at or after measure_from_s)
+  int met = 0;                     ///< of them, those meeting both SLOs
   int retried = 0;                 ///< requests restarted after a failure
   double ttft_mean_s = 0, ttft_p50_s = 0, ttft_p99_s = 0;
   double tpot_mean_s = 0, tpot_p50_s = 0, tpot_p99_s = 0;
@@ -59,6 +71,7 @@ struct PlayResult {
   double goodput_req_per_s = 0;
   double throughput_req_per_s = 0;
   double output_tokens_per_s = 0;
+  std::vector<double> ttft_samples_s, tpot_samples_s; ///< per measured request (keep_samples)
 };
 
 /// Plays `spec` with `cost` for aggregated (or decode) instances and `prefill_cost` for prefill instances.

@@ -33,6 +33,15 @@ const KeyTable& serving_keys() {
                  sim::between(0.25, 4)},
           KeyDef{"tpot_slo_s", ValueType::NUMBER, "s", 0.05, "time per output token the service must keep",
                  sim::positive()},
+          KeyDef{"ttft_slo_s", ValueType::NUMBER, "s", 10.0, "time to first token a request must get to count "
+                 "as meeting the SLO (SLO attainment, goodput)", sim::positive()},
+          KeyDef{"restart_s", ValueType::NUMBER, "s", 300.0, "time a struck instance takes to serve again once "
+                 "its GPUs are whole (weights loaded, warmed up)", sim::at_least(0)},
+          KeyDef{"window_s", ValueType::NUMBER, "s", 600.0, "length of a request-level window after a failure "
+                 "or at a demand peak", sim::between(1, 86400)},
+          KeyDef{"peak_window_load_frac", ValueType::NUMBER, "fraction", 0.8, "load (demand over the pool's "
+                 "capacity at the TPOT SLO) at a demand step that opens a request-level window (one a day at "
+                 "most; above 1: never)", sim::positive()},
       }};
   return table;
 }
@@ -51,6 +60,10 @@ ServingSpec decode_serving(const sim::Node& n) {
   s.instance.weights = p == "fp4" ? hardware::Precision::FP4 : p == "bf16" ? hardware::Precision::BF16 : hardware::Precision::FP8;
   s.instance.kv_bytes = n.number("kv_bytes");
   s.tpot_slo_s = n.number("tpot_slo_s");
+  s.ttft_slo_s = n.number("ttft_slo_s");
+  s.restart_s = n.number("restart_s");
+  s.window_s = n.number("window_s");
+  s.peak_window_load_frac = n.number("peak_window_load_frac");
   return s;
 }
 

@@ -8,6 +8,8 @@
 // of service until repaired (the service serves whole instances per NVLink domain). Checks: the model is
 // a preset; the instance is consistent (ep divides tp and the experts, attention_dp with ep = tp); it
 // fits one NVLink domain; its weights leave room for KV; some batch meets the SLO.
+// Requests over the run (TTFT/TPOT percentiles, SLO attainment, goodput): the fluid mode with windows of
+// request-level play after failures and at demand peaks (models/serving/service_timeline.hpp).
 #pragma once
 
 #include "models/hardware/spec.hpp"
@@ -24,6 +26,10 @@ struct ServingSpec {
   int osl = 1024;
   InstanceConfig instance;
   double tpot_slo_s = 0.05;
+  double ttft_slo_s = 10;              ///< SLO attainment and goodput (not the capacity)
+  double restart_s = 300;              ///< a struck instance's time to serve again once whole (weights, warm-up)
+  double window_s = 600;               ///< request-level windows (models/serving/service_timeline.hpp)
+  double peak_window_load_frac = 0.8;  ///< load that opens a demand-peak window
 };
 
 const sim::KeyTable& serving_keys();

@@ -28,7 +28,7 @@ Scenario service(const std::string& capacity) {
 TEST_CASE("serving: a failed GPU takes its instance out, and capacity is the model's", "[scenario][serving]") {
   const Scenario plain_s = service(R"("tokens_per_s_per_gpu": 1000)");
   const Scenario model_s = service(R"("serving": { "model": "deepseek-r1", "tp": 8, "ep": 8, "attention_dp": true,
-                                       "precision": "fp4", "tpot_slo_s": 0.05 })");
+                                       "precision": "fp4", "tpot_slo_s": 0.05, "restart_s": 0 })");
   // The scenario's rate is the operating curve's at the SLO on this hardware.
   const auto capacity = serving::serving_capacity(*model_s.jobs[0].serving, model_s.hardware);
   REQUIRE(capacity.problem.empty());
@@ -46,4 +46,56 @@ TEST_CASE("serving: a failed GPU takes its instance out, and capacity is the mod
   CHECK(model.services[0].served_tokens ==
         Approx(capacity.output_tokens_per_s_per_gpu * model.services[0].serving_gpu_h * 3600).epsilon(1e-9));
   CHECK(model.services[0].serving_gpu_h + model.services[0].down_gpu_h == Approx(72.0 * 1000).epsilon(1e-9));
+}
+
+namespace {
+/// Racks of 72 usable GB200 GPUs without failures, a DeepSeek-R1 service in DEP64 instances (one per
+/// rack, 8 GPUs of each left over), 24 h.
+Scenario dep64(int racks, const std::string& demand) {
+  return test::scenario_from_text(fmt::format(R"({{
+    "name": "dep64", "seed": 1, "replicas": 1, "duration_h": 24,
+    "hardware": {{ "gpu": {{ "model": "gb200" }}, "rack": {{ "kind": "nvl72", "spare_gpus": 0 }} }},
+    "cluster": {{ "racks": {} }},
+    "failures": {{ "modes": [] }},
+    "operations": {{ "spare_racks": 0 }},
+    "jobs": [ {{ "name": "chat", "kind": "inference", "gpus": {}, {},
+                 "serving": {{ "model": "deepseek-r1", "tp": 64, "ep": 64, "attention_dp": true,
+                              "precision": "fp4", "tpot_slo_s": 0.05 }} }} ]
+  }})",
+                                              racks, racks * 72, demand));
+}
+} // namespace
+
+TEST_CASE("serving: a domain's GPUs left over by whole instances are unused, not down", "[scenario][serving]") {
+  // 72 GPUs per domain, instances of 64: 8 GPUs of each domain serve nothing. Without failures nothing is
+  // down (stop 29 counted the 8 down): serving GPU-hours are the whole rack's, 8 x 24 of them unused.
+  const auto r = test::simulate(dep64(1, R"("sunk": false, "demand_tokens_per_s": 1e9)")).front();
+  REQUIRE(r.services.size() == 1);
+  const auto& sv = r.services[0];
+  CHECK(sv.down_gpu_h == 0);
+  CHECK(sv.serving_gpu_h == Approx(72.0 * 24));
+  CHECK(sv.unused_gpu_h == Approx(8.0 * 24));
+  // Capacity counts the 64 GPUs of the instance only.
+  CHECK(sv.served_tokens == Approx(dep64(1, R"("sunk": false, "demand_tokens_per_s": 1e9)").jobs[0].tokens_per_s_per_gpu *
+                                   64 * 24 * 3600)
+                                .epsilon(1e-9));
+}
+
+TEST_CASE("serving: SUNK sizes the service in whole instances of the model's capacity", "[scenario][serving]") {
+  // Demand of 1.05 instances: 68 GPUs' worth fits one 72-GPU domain by GPU count, but one DEP64 instance
+  // serves only 64 GPUs' worth, so the service takes two domains and serves all of it (a GPU count would
+  // take one and serve 1/1.05 = 95.2%).
+  const Scenario probe = dep64(3, R"("sunk": true, "demand_tokens_per_s": 1)");
+  const double instance = probe.jobs[0].tokens_per_s_per_gpu * 64;
+  const Scenario s = dep64(3, fmt::format(R"("sunk": true, "min_gpus_frac": 0.3, "demand_tokens_per_s": {}, "demand_swing_frac": 0)",
+                                          1.05 * instance));
+  const auto r = test::simulate(s).front();
+  const auto& sv = r.services[0];
+  CHECK(sv.served_tokens == Approx(sv.demanded_tokens).epsilon(1e-9));
+  CHECK(sv.serving_gpu_h == Approx(2 * 72.0 * 24));
+  // Its requests: every demanded request served within the SLOs at this load (fluid; one peak window a day
+  // at 52% load does not open: below 0.8), cost per token split exactly (checked in the cost test).
+  CHECK(sv.modelled);
+  CHECK(sv.requests_served == Approx(sv.requests_demanded).epsilon(1e-9));
+  CHECK(sv.requests_met == Approx(sv.requests_demanded).epsilon(1e-9));
 }

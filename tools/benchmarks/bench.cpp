@@ -151,6 +151,21 @@ std::string case_e() {
   return doc.dump();
 }
 
+/// Case (s), issue 28: case (a) with a DeepSeek-R1 service of ~10^4 requests/s (1,024/1,024 tokens, DEP16
+/// FP4 instances at a 40 ms TPOT SLO, demand ±30% over the day) on 24 of the racks, the training job on the
+/// rest; failures strike the service's instances too, each opening a request-level window, and each day's
+/// peak opens one (issue 28: within 2 x the same replica without the service).
+std::string case_s() {
+  sim::Json doc = sim::Json::parse(case_a());
+  doc["name"] = "bench-s";
+  doc["jobs"][0]["gpus"] = 116480 - 24 * 64;
+  doc["jobs"].push_back(sim::Json::parse(R"({"name": "chat", "kind": "inference", "gpus": 1536, "sunk": false,
+      "serving": {"model": "deepseek-r1", "isl_tokens": 1024, "osl_tokens": 1024, "tp": 16, "ep": 16,
+                  "attention_dp": true, "precision": "fp4", "tpot_slo_s": 0.04, "ttft_slo_s": 2},
+      "demand_tokens_per_s": 1.024e7, "demand_swing_frac": 0.3, "demand_step_h": 1})"));
+  return doc.dump();
+}
+
 std::vector<Case> cases() {
   return {
       {"a", "1,820 NVL72 racks (131,040 GPUs), 14 days, one job on all 116,480 usable GPUs, Llama-3 failure mix",
@@ -166,6 +181,9 @@ std::vector<Case> cases() {
             "SimGrid flows), restarts in parts with "
             "warm standbys, and fault-tolerant data parallelism (91 groups)",
        "<= 5 s and <= 2 GiB per replica (and <= 2 x case a)", 5.0, 2048, true, case_e},
+      {"s", "case a with a DeepSeek-R1 service of ~10^4 requests/s on 24 of its racks (request-level windows after "
+            "failures and at daily peaks)",
+       "<= 5 s and <= 2 GiB per replica (and <= 2 x case a)", 5.0, 2048, true, case_s},
   };
 }
 

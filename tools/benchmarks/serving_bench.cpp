@@ -76,7 +76,8 @@ ServingPrices prices_of(const System& s) {
 }
 
 void print_study(const char* model, int isl, int osl) {
-  const std::vector<System> systems = {{"h200", 8, *cost::default_gpu_usd("h200")},
+  const std::vector<System> systems = {{"h100-sxm", 8, *cost::default_gpu_usd("h100-sxm")},
+                                       {"h200", 8, *cost::default_gpu_usd("h200")},
                                        {"gb200", 72, *cost::default_gpu_usd("gb200")},
                                        {"gb300", 72, *cost::default_gpu_usd("gb300")},
                                        {"rubin", 72, *cost::default_gpu_usd("rubin")}};
@@ -99,7 +100,7 @@ void print_study(const char* model, int isl, int osl) {
   }
   std::cout << "    ratio rubin/gb200 and rubin/gb300 (tokens/s per GPU; cost per Mtok):\n";
   for (std::size_t i = 0; i < levels.size(); ++i) {
-    const auto &b2 = all[1][i], &b3 = all[2][i], &r = all[3][i];
+    const auto &b2 = all[2][i], &b3 = all[3][i], &r = all[4][i]; // gb200, gb300, rubin
     if (!r.feasible || !b2.feasible || !b3.feasible) {
       std::cout << fmt::format("      >= {:>4.0f}: a system cannot reach it\n", levels[i]);
       continue;

@@ -442,4 +442,24 @@ TEST_CASE("cost: a service pays its GPU-hours and the energy no training job dre
   CHECK(sm.at("cost_per_mtok_served_usd") == sm.at("cost_total_usd") / (1e9 / 1e6));
   CHECK(sm.at("cost_in_serving_usd") + sm.at("cost_in_down_usd") ==
         Approx(sm.at("cost_total_usd")).epsilon(1e-12));
+  // A service without a model has no input/output split. With one (1,000/250-token requests: the 1e9
+  // output tokens carry 4e9 input tokens; prefill share of instance time f_pf = 0.3): input cost =
+  // 0.3 total / 4,000 Mtok, output cost = 0.7 total / 1,000 Mtok, so input cost x 4,000 + output cost x
+  // 1,000 = total = cost of the GPU-hours held.
+  CHECK(std::isnan(sm.at("input_cost_per_mtok_usd")));
+  CHECK(std::isnan(sm.at("output_cost_per_mtok_usd")));
+  sv.modelled = true;
+  sv.isl = 1000;
+  sv.osl = 250;
+  sv.prefill_time_frac = 0.3;
+  std::map<std::string, double> mm;
+  for (const auto& [name, value] : cost::service_cost_metrics(m, r, sv))
+    mm[name] = value;
+  const double total = mm.at("cost_total_usd");
+  CHECK(total == Approx(sm.at("cost_total_usd")).epsilon(1e-12));
+  CHECK(total == Approx(mm.at("cost_per_gpu_h_usd") * 720).epsilon(1e-12));
+  CHECK(mm.at("input_cost_per_mtok_usd") == Approx(0.3 * total / 4000).epsilon(1e-12));
+  CHECK(mm.at("output_cost_per_mtok_usd") == Approx(0.7 * total / 1000).epsilon(1e-12));
+  CHECK(mm.at("input_cost_per_mtok_usd") * 4000 + mm.at("output_cost_per_mtok_usd") * 1000 ==
+        Approx(total).epsilon(1e-12));
 }

@@ -1,0 +1,161 @@
+#include "models/serving/service_timeline.hpp"
+
+#include "sim/rng.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace dcsim::serving {
+
+void LatencyHistogram::add(double value_s, double weight) {
+  if (!(weight > 0)) return;
+  const double pos = value_s > 0 ? std::log10(value_s / LOW_S) * PER_DECADE : 0.0;
+  const int bin = std::clamp(static_cast<int>(std::floor(pos)), 0, BINS - 1);
+  weight_[static_cast<std::size_t>(bin)] += weight;
+  total_ += weight;
+}
+
+double LatencyHistogram::quantile(double q) const {
+  if (!(total_ > 0)) return std::numeric_limits<double>::quiet_NaN();
+  double cum = 0;
+  for (int b = 0; b < BINS; ++b) {
+    cum += weight_[static_cast<std::size_t>(b)];
+    if (cum >= q * total_) return LOW_S * std::pow(10.0, (b + 0.5) / PER_DECADE);
+  }
+  return LOW_S * std::pow(10.0, (BINS - 0.5) / PER_DECADE);
+}
+
+namespace {
+PerfModel make_model(const ServingSpec& spec, const hardware::HardwareSpec& hw) {
+  return PerfModel(*find_model_shape(spec.model), spec.instance, gpu_figures(hw), efficiency_for(hw.gpu.model));
+}
+} // namespace
+
+ServiceTimeline::ServiceTimeline(const ServingSpec& spec, const hardware::HardwareSpec& hardware, std::uint64_t seed)
+    : spec_(spec), model_(make_model(spec, hardware)), curve_(model_.curve(spec.isl, spec.osl)),
+      cost_(iteration_cost(model_, spec.isl, spec.osl)), seed_(seed) {
+  // The curve on serving_capacity's grid (batches 5% apart), so that the fluid pool's capacity is the
+  // replica's rate; the deployment caps its batch at the SLO point (the engine's max_num_seqs).
+  curve_.points.clear();
+  for (double b = 1; b <= curve_.max_batch; b = std::max(b + 1, b * 1.05))
+    curve_.points.push_back(model_.point(static_cast<int>(b), spec.isl, spec.osl));
+  for (const auto& p : curve_.points)
+    if (p.tpot_s <= spec_.tpot_slo_s && p.tpot_s > 0) {
+      totals_.prefill_time_frac = (p.tpot_s - p.decode_step_s) / p.tpot_s;
+      cost_.max_batch = std::max(1, p.batch);
+    }
+  // Windows evaluate the decode step at every iteration: memoised per batch (computed when first needed).
+  auto memo = std::make_shared<std::vector<double>>(static_cast<std::size_t>(cost_.max_batch) + 1, -1.0);
+  cost_.decode_step_s = [memo, step = cost_.decode_step_s](int decodes) {
+    if (decodes < 0 || static_cast<std::size_t>(decodes) >= memo->size()) return step(decodes);
+    double& t = (*memo)[static_cast<std::size_t>(decodes)];
+    if (t < 0) t = step(decodes);
+    return t;
+  };
+}
+
+double ServiceTimeline::capacity_req_per_s(int instances) const {
+  return fluid_state(curve_, instances, std::numeric_limits<double>::infinity(), spec_.tpot_slo_s).capacity_req_per_s;
+}
+
+double ServiceTimeline::instance_output_tokens_per_s() const { return capacity_req_per_s(1) * spec_.osl; }
+
+void ServiceTimeline::fluid(double dt_s, int instances, double demand_req_per_s) {
+  if (!(dt_s > 0) || !(demand_req_per_s > 0) || instances <= 0) return;
+  const FluidState f = fluid_state(curve_, instances, demand_req_per_s, spec_.tpot_slo_s);
+  const double served = f.served_req_per_s * dt_s;
+  totals_.requests_served += served;
+  // Admission control: the pool serves up to its capacity at the point the load runs at, the rest is shed.
+  if (f.ttft_s <= spec_.ttft_slo_s && f.tpot_s <= spec_.tpot_slo_s) totals_.requests_met += served;
+  ttft_.add(f.ttft_s, served);
+  tpot_.add(f.tpot_s, served);
+}
+
+void ServiceTimeline::advance(double dt_s, int instances, double demand_req_per_s) {
+  if (!(dt_s > 0)) return;
+  now_s_ += dt_s;
+  totals_.requests_demanded += demand_req_per_s * dt_s;
+  if (!window_.open) {
+    fluid(dt_s, instances, demand_req_per_s);
+    return;
+  }
+  if (window_.failure && window_.back_s < 0 && instances >= window_.pool) window_.back_s = now_s_ - dt_s;
+  const bool out = window_.failure && window_.back_s < 0;
+  const int played = window_.sub_pool - (out ? window_.lost : 0); // sub-pool instances serving
+  fluid(dt_s, std::max(0, instances - played), std::max(0.0, demand_req_per_s - window_.rate_req_per_s));
+}
+
+void ServiceTimeline::open(int instances, double demand_req_per_s, int lost, bool failure) {
+  if (window_.open || instances <= 0 || !(demand_req_per_s > 0)) return;
+  const double per_instance = demand_req_per_s / instances;
+  const double warmup_s = 2.0 * spec_.osl * spec_.tpot_slo_s; // a request's life twice: the batch is full
+  double length_s = spec_.window_s, warm_s = warmup_s;
+  int k = std::min(instances, MAX_WINDOW_INSTANCES);
+  while (k > 1 && per_instance * k * (length_s + warm_s) > MAX_WINDOW_REQUESTS)
+    --k;
+  if (const double n = per_instance * k * (length_s + warm_s); n > MAX_WINDOW_REQUESTS) { // shorter, both parts
+    length_s *= MAX_WINDOW_REQUESTS / n;
+    warm_s *= MAX_WINDOW_REQUESTS / n;
+  }
+  window_ = Window{true, failure, now_s_, now_s_ + length_s, warm_s, instances, k, std::min(lost, k),
+                   per_instance * k, -1};
+}
+
+void ServiceTimeline::on_failure(int instances, double demand_req_per_s, int lost) {
+  open(instances, demand_req_per_s, std::max(1, lost), true);
+}
+
+void ServiceTimeline::on_demand_step(int instances, double demand_req_per_s) {
+  constexpr double MIN_PEAK_GAP_S = 20 * 3600.0; // one peak window a day
+  if (window_.open || instances <= 0 || now_s_ - last_peak_s_ < MIN_PEAK_GAP_S) return;
+  if (demand_req_per_s < spec_.peak_window_load_frac * capacity_req_per_s(instances)) return;
+  last_peak_s_ = now_s_;
+  open(instances, demand_req_per_s, 0, false);
+}
+
+void ServiceTimeline::close_window() {
+  if (!window_.open) return;
+  const Window w = window_;
+  window_.open = false;
+  // The play's clock starts at the warm-up's start (the pool in steady state before the event); the
+  // failure or the peak comes at warm_s, and the window's requests are those arriving after it.
+  PlaySpec s;
+  s.arrival_req_per_s = w.rate_req_per_s;
+  const double played_s = w.warm_s + (w.end_s - w.start_s);
+  s.requests = std::max(1, static_cast<int>(std::ceil(w.rate_req_per_s * played_s)));
+  s.isl = spec_.isl;
+  s.osl = spec_.osl;
+  s.instances = w.sub_pool;
+  s.ttft_slo_s = spec_.ttft_slo_s;
+  s.tpot_slo_s = spec_.tpot_slo_s;
+  s.measure_from_s = w.warm_s;
+  s.keep_samples = true;
+  s.seed = sim::stream_seed(seed_, static_cast<std::uint64_t>(totals_.windows), "serving/window");
+  const double back_s = w.back_s >= 0 ? w.warm_s + (w.back_s - w.start_s) : 1e300;
+  for (int i = 0; i < w.lost; ++i)
+    s.outages.push_back(Outage{i, w.warm_s, back_s});
+  const PlayResult r = play_requests(s, cost_, cost_);
+  totals_.windows += 1;
+  totals_.requests_served += r.completed;
+  totals_.requests_met += r.met;
+  totals_.retried_requests += r.retried;
+  totals_.window_requests += r.completed;
+  for (double x : r.ttft_samples_s)
+    ttft_.add(x, 1.0);
+  for (double x : r.tpot_samples_s)
+    tpot_.add(x, 1.0);
+}
+
+ServingTotals ServiceTimeline::totals() const {
+  ServingTotals t = totals_;
+  t.ttft_p50_s = ttft_.quantile(0.5);
+  t.ttft_p99_s = ttft_.quantile(0.99);
+  t.tpot_p50_s = tpot_.quantile(0.5);
+  t.tpot_p99_s = tpot_.quantile(0.99);
+  return t;
+}
+
+} // namespace dcsim::serving
