@@ -56,7 +56,7 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
       scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr, scenario_.cooling ? &*scenario_.cooling : nullptr,
       scenario_.storage ? scenario_.storage->object_stores() : std::vector<std::string>{});
   for (const auto& mode : scenario_.failures.modes)
-    mode_units_.push_back(static_cast<int>(domains[static_cast<std::size_t>(mode.domain)]->units(mode)));
+    mode_units_.push_back(static_cast<int>(domains.of(mode).units(mode)));
   derive_steps_without_fabric();
 
   // Each job's expected failure rate, from the GPUs it gets when placed alone on the healthy cluster

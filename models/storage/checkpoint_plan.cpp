@@ -1,6 +1,6 @@
 #include "models/storage/checkpoint_plan.hpp"
 
-#include "models/cooling/spec.hpp"
+#include "models/failure/domain_registry.hpp"
 #include "models/hardware/layout.hpp"
 #include "models/workload/transformer_flops.hpp"
 #include "sim/units.hpp"
@@ -15,30 +15,10 @@ namespace {
 
 double bytes_per_s(double gbps) { return sim::gbps_to_bytes_per_s(gbps); }
 
-/// How much of the machine a failure mode takes with it, for the copies kept there.
-enum class Loss { NOTHING, HOST, TRAY, RACK, MANY_RACKS };
+/// How much of the machine a failure mode takes with it, for the copies kept there (its scope word says).
+using Loss = failure::Reach;
 
-Loss loss_of(const failure::FailureModeSpec& mode) {
-  switch (mode.domain) {
-  case failure::Domain::FABRIC:
-  case failure::Domain::STORAGE: return Loss::NOTHING; // an object store out of reach keeps its copies
-  case failure::Domain::POWER: return Loss::RACK;
-  case failure::Domain::COOLING: {
-    const auto e = static_cast<cooling::CoolingElement>(mode.unit_kind);
-    return e == cooling::CoolingElement::BRANCH || e == cooling::CoolingElement::VALVE ? Loss::RACK : Loss::MANY_RACKS;
-  }
-  case failure::Domain::HARDWARE: {
-    switch (static_cast<hardware::Scope>(mode.unit_kind)) {
-    case hardware::Scope::GPU: return Loss::HOST;
-    case hardware::Scope::TRAY:
-    case hardware::Scope::NODE: return Loss::TRAY;
-    case hardware::Scope::RACK: return Loss::RACK;
-    }
-    break;
-  }
-  }
-  return Loss::MANY_RACKS;
-}
+Loss loss_of(const failure::FailureModeSpec& mode) { return failure::reach_of(mode); }
 
 /// Time of the hop into `tier` (s) for S bytes over G GPUs on K racks, writing or reading.
 double hop_s(const TierSpec& tier, double size_bytes, int gpus, int racks, double uplink_gbps, bool write) {
