@@ -9,7 +9,7 @@
 #include "models/sched/allocator.hpp"
 #include "models/sched/scheduler.hpp"
 #include "models/workload/checkpoint_interval.hpp"
-#include "models/workload/comm_model.hpp"
+#include "models/fabric/comm_model.hpp"
 #include "models/workload/inference_service.hpp"
 #include "models/workload/step_model.hpp"
 
@@ -103,7 +103,7 @@ void World::build_fabric_and_cost() {
   if (scenario_.cost) { // the bill counts the fabric as `dcsim topology` does (ClosGraph::counts)
     const std::optional<fabric::FabricSizing> counts =
         graph_ ? std::optional<fabric::FabricSizing>(graph_->counts()) : std::nullopt;
-    cost_ = std::make_unique<cost::CostModel>(cost::make_cost_model(scenario_, *scenario_.cost, counts ? &*counts : nullptr));
+    cost_ = std::make_unique<cost::CostModel>(cost::make_cost_model(cost_plant(scenario_), *scenario_.cost, counts ? &*counts : nullptr));
   }
 }
 
