@@ -84,6 +84,30 @@ bool copy_survives(const TierSpec& tier, const failure::FailureModeSpec& mode) {
   return false;
 }
 
+namespace {
+/// Each hop's write time, host memory's copy to its peers (returned, per tier), the lags after the blocking
+/// write (the snapshot's peers, then each later hop in turn), the blocking write and the durable time.
+std::vector<double> plan_writes(CheckpointPlan& p, const std::vector<const TierSpec*>& chain, double uplink_gbps) {
+  std::vector<double> replicate(chain.size(), 0.0); // host_memory's copy to its peers, after its own hop
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    const TierSpec& t = *chain[i];
+    p.hop_s.push_back(hop_s(t, p.size_bytes, p.gpus, p.racks, uplink_gbps, true));
+    if (t.kind == TierKind::HOST_MEMORY && t.peer_replicas > 0)
+      replicate[i] = t.peer_replicas * (p.size_bytes / p.gpus) / bytes_per_s(t.replicate_gbps);
+  }
+  // Lags after the blocking write: the snapshot's peers, then each later hop in turn.
+  double t_end = 0;
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    t_end += (i == 0 ? 0.0 : p.hop_s[i]) + replicate[i];
+    p.lag_s.push_back(t_end);
+  }
+  p.write_s = p.async ? p.hop_s[0] : p.hop_s[0] + p.lag_s.back();
+  p.durable_s = p.hop_s[0] + p.lag_s.back();
+  if (!p.async) std::fill(p.lag_s.begin(), p.lag_s.end(), 0.0); // durable everywhere once training resumes
+  return replicate;
+}
+} // namespace
+
 CheckpointPlan plan_checkpoint(const workload::JobSpec& job, double size_bytes, const StorageSpec& storage,
                                const std::vector<failure::FailureModeSpec>& modes, int racks) {
   const std::vector<const TierSpec*> chain = chain_of(job, storage);
@@ -107,22 +131,7 @@ CheckpointPlan plan_checkpoint(const workload::JobSpec& job, double size_bytes, 
   p.gpus = gpus;
   p.racks = racks;
   p.uplink_gbps = storage.rack_uplink_gbps;
-  std::vector<double> replicate(chain.size(), 0.0); // host_memory's copy to its peers, after its own hop
-  for (std::size_t i = 0; i < chain.size(); ++i) {
-    const TierSpec& t = *chain[i];
-    p.hop_s.push_back(hop_s(t, size_bytes, gpus, racks, storage.rack_uplink_gbps, true));
-    if (t.kind == TierKind::HOST_MEMORY && t.peer_replicas > 0)
-      replicate[i] = t.peer_replicas * (size_bytes / gpus) / bytes_per_s(t.replicate_gbps);
-  }
-  // Lags after the blocking write: the snapshot's peers, then each later hop in turn.
-  double t_end = 0;
-  for (std::size_t i = 0; i < chain.size(); ++i) {
-    t_end += (i == 0 ? 0.0 : p.hop_s[i]) + replicate[i];
-    p.lag_s.push_back(t_end);
-  }
-  p.write_s = async ? p.hop_s[0] : p.hop_s[0] + p.lag_s.back();
-  p.durable_s = p.hop_s[0] + p.lag_s.back();
-  if (!async) std::fill(p.lag_s.begin(), p.lag_s.end(), 0.0); // durable everywhere once training resumes
+  const std::vector<double> replicate = plan_writes(p, chain, storage.rack_uplink_gbps);
 
   auto restore_from = [&](std::size_t i, bool node_lost) {
     const TierSpec& t = *chain[i];
