@@ -1,6 +1,7 @@
 // Failure domains: the registry (every domain file registered, in rank order, its scope words and their
 // reach), and the rate a mode adds to a job (lemons included). Each domain's own tests are in domains/.
 #include "models/failure/domain_registry.hpp"
+#include "tests/support/failure_modes.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,15 +14,7 @@ using namespace dcsim;
 using namespace dcsim::failure;
 
 namespace {
-hardware::HardwareSpec nvl72(int shelves, int needed) {
-  hardware::HardwareSpec h;
-  h.rack.kind = hardware::RackKind::NVL72;
-  h.rack.gpus = 72;
-  h.rack.gpus_per_tray = 4;
-  h.rack.power_shelves = shelves;
-  h.rack.power_shelves_needed = needed;
-  return h;
-}
+hardware::HardwareSpec nvl72(int shelves, int needed) { return test::nvl72_with_shelves(shelves, needed); }
 FailureModeSpec mode_of(Domain domain, int kind, double mtbf_h) {
   FailureModeSpec m;
   m.name = "m";

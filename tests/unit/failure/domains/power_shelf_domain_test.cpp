@@ -1,6 +1,7 @@
 // The power shelf domain (models/failure/domains/power_shelf_domain.cpp): populations, names, its
 // k-out-of-n redundancy and the outage rate it adds to a job, built through the registry as a replica does.
 #include "models/failure/domain_registry.hpp"
+#include "tests/support/failure_modes.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -10,15 +11,7 @@ using namespace dcsim;
 using namespace dcsim::failure;
 
 namespace {
-hardware::HardwareSpec nvl72(int shelves, int needed) {
-  hardware::HardwareSpec h;
-  h.rack.kind = hardware::RackKind::NVL72;
-  h.rack.gpus = 72;
-  h.rack.gpus_per_tray = 4;
-  h.rack.power_shelves = shelves;
-  h.rack.power_shelves_needed = needed;
-  return h;
-}
+hardware::HardwareSpec nvl72(int shelves, int needed) { return test::nvl72_with_shelves(shelves, needed); }
 FailureModeSpec shelf_mode(double mtbf_h) {
   FailureModeSpec m;
   m.name = "m";
