@@ -154,7 +154,7 @@ void Replica::build_domains() {
 }
 
 failure::FailureDomain& Replica::domain_of(const failure::FailureModeSpec& mode) const {
-  return *domains_[static_cast<std::size_t>(mode.domain)];
+  return domains_.of(mode);
 }
 
 void Replica::build_operations() {

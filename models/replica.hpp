@@ -92,7 +92,7 @@ private:
   std::unique_ptr<workload::FabricSharing> sharing_; ///< model jobs on one shared fabric
   void share_fabric();
   std::vector<int> newly_cut_;                    ///< GPUs the last fabric change cut off
-  std::vector<std::unique_ptr<failure::FailureDomain>> domains_; ///< by failure::Domain
+  failure::FailureDomains domains_;
   std::vector<int> cut_;                          ///< GPUs the last strike cut off
   std::unique_ptr<ops::MissionControl> mission_;
   std::unique_ptr<failure::FailureInjector> injector_;

@@ -206,6 +206,131 @@ void check_checkpoint_storage(const Json& document, const Scenario& s, const har
   }
 }
 
+/// The scenario's name: a path component (out/<name>), never "..", "/" or hidden.
+std::string decode_name(const sim::Node& root, const std::string& default_name) {
+  std::string chosen = sim::sanitised_name(default_name);
+  if (auto name = root.optional_string("name")) {
+    if (std::string problem = sim::name_problem(*name); !problem.empty())
+      root.problem("name", problem);
+    else if (name->front() == '.')
+      root.problem("name", "must not start with '.'");
+    else
+      chosen = *name;
+  }
+  return chosen;
+}
+
+/// Failure modes that need what /operations gives (a repair pipeline) or an exponential mode (predictions).
+void check_modes_against_operations(const Json& document, const Scenario& s, sim::Problems& problems) {
+  for (std::size_t m = 0; m < s.failures.modes.size(); ++m) {
+    const auto& mode = s.failures.modes[m];
+    const auto& node = document.at("failures").at("modes").at(m);
+    if (mode.repair_pipeline && s.operations.repair_pipeline.empty())
+      problems.add(fmt::format("/failures/modes/{}/repair_pipeline", m),
+                   "needs the stages of /operations/repair_pipeline (it is empty)", &node.at("repair_pipeline"));
+    if (mode.predicted_frac > 0 && mode.weibull_shape != 1.0)
+      problems.add(fmt::format("/failures/modes/{}/predicted_frac", m),
+                   "predicted failures need an exponential mode (weibull_shape 1)", &node.at("predicted_frac"));
+  }
+}
+
+/// The branch flow and the CDU's size follow from the rack's design power.
+void size_cooling(Scenario& s, const sim::Node& cooling_node) {
+  const double design_kw = power::rack_design_power_w(s.power, s.hardware) / 1000.0;
+  if (!s.cooling->rack_flow_given) s.cooling->rack_flow_l_per_min = cooling::FLOW_L_PER_MIN_PER_KW * design_kw;
+  const int per_loop = std::min(s.cooling->racks_per_loop, s.cluster.racks);
+  if (per_loop * design_kw > s.cooling->cdu_capacity_kw * (1 + 1e-12))
+    cooling_node.problem(cooling_node.has("racks_per_loop") ? "racks_per_loop" : "cdu_capacity_kw",
+                         fmt::format("{} racks of {:.1f} kW (design power) exceed cdu_capacity_kw ({} kW): at most {} "
+                                     "fit on one CDU",
+                                     per_loop, design_kw, s.cooling->cdu_capacity_kw,
+                                     static_cast<int>(s.cooling->cdu_capacity_kw / design_kw)));
+}
+
+/// Maintenance waves against the cluster and its cooling.
+void check_waves(const Json& document, const Scenario& s, sim::Problems& problems) {
+  for (std::size_t w = 0; w < s.rlcc.waves.size(); ++w) {
+    const auto& wave = s.rlcc.waves[w];
+    const Json& wave_json = document.at("rlcc").at("waves").at(w);
+    if (wave.racks > s.cluster.racks)
+      problems.add(fmt::format("/rlcc/waves/{}/racks", w),
+                   fmt::format("must be <= the cluster's racks ({})", s.cluster.racks), &wave_json.at("racks"));
+    if (wave.coolant && !s.cooling)
+      problems.add(fmt::format("/rlcc/waves/{}/coolant", w), "needs a /cooling block", &wave_json.at("coolant"));
+  }
+}
+
+/// Core switch modes need a 3-tier fabric.
+void check_core_modes(const Json& document, const Scenario& s, sim::Problems& problems) {
+  if (!s.fabric || s.fabric->tiers >= 3) return;
+  for (std::size_t m = 0; m < s.failures.modes.size(); ++m)
+    if (s.failures.modes[m].on_fabric() && s.failures.modes[m].element() == fabric::ElementKind::CORE)
+      problems.add(fmt::format("/failures/modes/{}/scope", m),
+                   fmt::format("core switches exist only in 3-tier fabrics (/fabric/tiers is {})", s.fabric->tiers),
+                   &document.at("failures").at("modes").at(m).at("scope"));
+}
+
+/// Each job must fit alone outside the spares (together they may exceed the cluster: they queue); an
+/// elastic job's size is whole domains; it arrives before the end.
+void check_jobs_fit(const Json& document, const Scenario& s, const hardware::Layout& layout, int spare,
+                    sim::Problems& problems) {
+  const char* domain_word = s.hardware.rack.kind == hardware::RackKind::NVL72 ? "racks" : "servers";
+  const int usable = layout.domain_usable_gpus();
+  const int schedulable = layout.domains() - spare;
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    const int need = layout.domains_for(s.jobs[i].gpus);
+    if (need > schedulable)
+      problems.add(fmt::format("/jobs/{}/gpus", i),
+                   fmt::format("needs {} {} of {} usable GPUs, but only {} of the cluster's {} are not spares", need,
+                               domain_word, usable, schedulable, layout.domains()),
+                   &document.at("jobs").at(i).at("gpus"));
+    if (s.jobs[i].kind == workload::JobKind::TRAINING && s.jobs[i].min_gpus_frac < 1 && s.jobs[i].gpus % usable != 0)
+      problems.add(fmt::format("/jobs/{}/gpus", i),
+                   fmt::format("an elastic job (min_gpus_frac < 1) shrinks and grows by whole {}: gpus must be a "
+                               "multiple of their {} usable GPUs",
+                               domain_word, usable),
+                   &document.at("jobs").at(i).at("gpus"));
+    if (s.jobs[i].arrival_h >= s.duration_h)
+      problems.add(fmt::format("/jobs/{}/arrival_h", i),
+                   fmt::format("must be < duration_h ({} h): the job would never run", s.duration_h),
+                   &document.at("jobs").at(i).at("arrival_h"));
+  }
+}
+
+/// A measured job's FLOPs against its GPUs' peak: more than the peak is an inconsistent job, not a fast one.
+void check_measured_mfu(const Json& document, const Scenario& s, sim::Problems& problems) {
+  const double peak_flops = s.hardware.gpu.peak_tflops * 1e12;
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    const auto& job = s.jobs[i];
+    if (job.kind != workload::JobKind::TRAINING || job.model || !(job.model_flops_per_step > 0) ||
+        !(job.step_time_s > 0))
+      continue; // a derived step, or no MFU (a reliability-only job)
+    const double mfu = job.model_flops_per_step / (job.step_time_s * job.gpus * peak_flops);
+    if (!(mfu <= 1))
+      problems.add(fmt::format("/jobs/{}/model_flops_per_step", i),
+                   fmt::format("gives an MFU of {:.4g} (model_flops_per_step / (step_time_s x gpus x {} TFLOP/s "
+                               "peak)): must be <= 1",
+                               mfu, s.hardware.gpu.peak_tflops),
+                   &document.at("jobs").at(i).at("model_flops_per_step"));
+  }
+}
+
+/// Model-derived jobs against the hardware (precision, NVLink domain, memory); services described by a
+/// model get their capacity per GPU from the operating curve on this hardware.
+void check_model_jobs(Scenario& s, sim::Problems& problems) {
+  // Model-derived jobs against the hardware: precision, NVLink domain, memory.
+  for (std::size_t i = 0; i < s.jobs.size(); ++i)
+    if (s.jobs[i].model) workload::check_model_job(*s.jobs[i].model, static_cast<int>(i), s.hardware, problems);
+  // Services described by a model: their capacity per GPU from the operating curve on this hardware.
+  for (std::size_t i = 0; i < s.jobs.size(); ++i)
+    if (s.jobs[i].serving) {
+      const auto capacity = serving::serving_capacity(*s.jobs[i].serving, s.hardware);
+      if (!capacity.problem.empty())
+        problems.add(fmt::format("/jobs/{}/serving", i), capacity.problem + " on " + s.hardware.gpu.model);
+      s.jobs[i].tokens_per_s_per_gpu = capacity.output_tokens_per_s_per_gpu;
+    }
+}
+
 } // namespace
 
 std::optional<Scenario> decode_scenario(const Json& document, const std::string& default_name,
@@ -213,15 +338,7 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   const sim::Node root(document, "", scenario_keys(), problems);
   if (!document.is_object()) return std::nullopt; // nothing else can be said
   Scenario s;
-  s.name = sim::sanitised_name(default_name);
-  if (auto name = root.optional_string("name")) { // a path component (out/<name>): never "..", "/" or hidden
-    if (std::string problem = sim::name_problem(*name); !problem.empty())
-      root.problem("name", problem);
-    else if (name->front() == '.')
-      root.problem("name", "must not start with '.'");
-    else
-      s.name = *name;
-  }
+  s.name = decode_name(root, default_name);
   s.seed = static_cast<std::uint64_t>(root.integer("seed"));
   s.replicas = root.int32("replicas");
   s.duration_h = root.number("duration_h");
@@ -271,42 +388,10 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   }
   const hardware::Layout layout(s.hardware, s.cluster);
   if (s.fabric) fabric::check_design(*s.fabric, layout, s.hardware.gpu.nic_gbps, *fabric);
-  for (std::size_t m = 0; m < s.failures.modes.size(); ++m) {
-    const auto& mode = s.failures.modes[m];
-    const auto& node = document.at("failures").at("modes").at(m);
-    if (mode.repair_pipeline && s.operations.repair_pipeline.empty())
-      problems.add(fmt::format("/failures/modes/{}/repair_pipeline", m),
-                   "needs the stages of /operations/repair_pipeline (it is empty)", &node.at("repair_pipeline"));
-    if (mode.predicted_frac > 0 && mode.weibull_shape != 1.0)
-      problems.add(fmt::format("/failures/modes/{}/predicted_frac", m),
-                   "predicted failures need an exponential mode (weibull_shape 1)", &node.at("predicted_frac"));
-  }
-  if (s.cooling) { // the branch flow and the CDU's size follow from the rack's design power
-    const double design_kw = power::rack_design_power_w(s.power, s.hardware) / 1000.0;
-    if (!s.cooling->rack_flow_given) s.cooling->rack_flow_l_per_min = cooling::FLOW_L_PER_MIN_PER_KW * design_kw;
-    const int per_loop = std::min(s.cooling->racks_per_loop, s.cluster.racks);
-    if (per_loop * design_kw > s.cooling->cdu_capacity_kw * (1 + 1e-12))
-      cooling_node->problem(cooling_node->has("racks_per_loop") ? "racks_per_loop" : "cdu_capacity_kw",
-                       fmt::format("{} racks of {:.1f} kW (design power) exceed cdu_capacity_kw ({} kW): at most {} "
-                                   "fit on one CDU",
-                                   per_loop, design_kw, s.cooling->cdu_capacity_kw,
-                                   static_cast<int>(s.cooling->cdu_capacity_kw / design_kw)));
-  }
-  for (std::size_t w = 0; w < s.rlcc.waves.size(); ++w) {
-    const auto& wave = s.rlcc.waves[w];
-    const Json& wave_json = document.at("rlcc").at("waves").at(w);
-    if (wave.racks > s.cluster.racks)
-      problems.add(fmt::format("/rlcc/waves/{}/racks", w),
-                   fmt::format("must be <= the cluster's racks ({})", s.cluster.racks), &wave_json.at("racks"));
-    if (wave.coolant && !s.cooling)
-      problems.add(fmt::format("/rlcc/waves/{}/coolant", w), "needs a /cooling block", &wave_json.at("coolant"));
-  }
-  if (s.fabric && s.fabric->tiers < 3)
-    for (std::size_t m = 0; m < s.failures.modes.size(); ++m)
-      if (s.failures.modes[m].on_fabric() && s.failures.modes[m].element() == fabric::ElementKind::CORE)
-        problems.add(fmt::format("/failures/modes/{}/scope", m),
-                     fmt::format("core switches exist only in 3-tier fabrics (/fabric/tiers is {})", s.fabric->tiers),
-                     &document.at("failures").at("modes").at(m).at("scope"));
+  check_modes_against_operations(document, s, problems);
+  if (s.cooling) size_cooling(s, *cooling_node);
+  check_waves(document, s, problems);
+  check_core_modes(document, s, problems);
   const bool nvl72 = s.hardware.rack.kind == hardware::RackKind::NVL72;
   const char* domain_word = nvl72 ? "racks" : "servers";
   const int spare = s.operations.spare_domains(s.hardware.rack.kind) + s.operations.cold_domains(s.hardware.rack.kind);
@@ -317,53 +402,9 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
                                               domain_word, layout.domains(), domain_word));
     return std::nullopt;
   }
-  // Each job must fit alone outside the spares; together they may exceed the cluster (they queue).
-  const int usable = layout.domain_usable_gpus();
-  const int schedulable = layout.domains() - spare;
-  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-    const int need = layout.domains_for(s.jobs[i].gpus);
-    if (need > schedulable)
-      problems.add(fmt::format("/jobs/{}/gpus", i),
-                   fmt::format("needs {} {} of {} usable GPUs, but only {} of the cluster's {} are not spares", need,
-                               domain_word, usable, schedulable, layout.domains()),
-                   &document.at("jobs").at(i).at("gpus"));
-    if (s.jobs[i].kind == workload::JobKind::TRAINING && s.jobs[i].min_gpus_frac < 1 && s.jobs[i].gpus % usable != 0)
-      problems.add(fmt::format("/jobs/{}/gpus", i),
-                   fmt::format("an elastic job (min_gpus_frac < 1) shrinks and grows by whole {}: gpus must be a "
-                               "multiple of their {} usable GPUs",
-                               domain_word, usable),
-                   &document.at("jobs").at(i).at("gpus"));
-    if (s.jobs[i].arrival_h >= s.duration_h)
-      problems.add(fmt::format("/jobs/{}/arrival_h", i),
-                   fmt::format("must be < duration_h ({} h): the job would never run", s.duration_h),
-                   &document.at("jobs").at(i).at("arrival_h"));
-  }
-  // A measured job's FLOPs against its GPUs' peak: more than the peak is an inconsistent job, not a fast one.
-  const double peak_flops = s.hardware.gpu.peak_tflops * 1e12;
-  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-    const auto& job = s.jobs[i];
-    if (job.kind != workload::JobKind::TRAINING || job.model || !(job.model_flops_per_step > 0) ||
-        !(job.step_time_s > 0))
-      continue; // a derived step, or no MFU (a reliability-only job)
-    const double mfu = job.model_flops_per_step / (job.step_time_s * job.gpus * peak_flops);
-    if (!(mfu <= 1))
-      problems.add(fmt::format("/jobs/{}/model_flops_per_step", i),
-                   fmt::format("gives an MFU of {:.4g} (model_flops_per_step / (step_time_s x gpus x {} TFLOP/s "
-                               "peak)): must be <= 1",
-                               mfu, s.hardware.gpu.peak_tflops),
-                   &document.at("jobs").at(i).at("model_flops_per_step"));
-  }
-  // Model-derived jobs against the hardware: precision, NVLink domain, memory.
-  for (std::size_t i = 0; i < s.jobs.size(); ++i)
-    if (s.jobs[i].model) workload::check_model_job(*s.jobs[i].model, static_cast<int>(i), s.hardware, problems);
-  // Services described by a model: their capacity per GPU from the operating curve on this hardware.
-  for (std::size_t i = 0; i < s.jobs.size(); ++i)
-    if (s.jobs[i].serving) {
-      const auto capacity = serving::serving_capacity(*s.jobs[i].serving, s.hardware);
-      if (!capacity.problem.empty())
-        problems.add(fmt::format("/jobs/{}/serving", i), capacity.problem + " on " + s.hardware.gpu.model);
-      s.jobs[i].tokens_per_s_per_gpu = capacity.output_tokens_per_s_per_gpu;
-    }
+  check_jobs_fit(document, s, layout, spare, problems);
+  check_measured_mfu(document, s, problems);
+  check_model_jobs(s, problems);
   if (!problems.empty()) return std::nullopt;
   check_checkpoint_storage(document, s, layout, problems);
   if (!problems.empty()) return std::nullopt;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "models/cooling/spec.hpp"
+#include "models/cost/bill.hpp"
 #include "models/cost/spec.hpp"
 #include "models/fabric/spec.hpp"
 #include "models/failure/spec.hpp"
@@ -62,6 +63,12 @@ struct Scenario {
   /// The optional "sweep" block: read by `dcsim sweep` only; it never changes a run of this scenario.
   std::vector<SweepAxis> sweep;
 };
+
+/// The specs of a scenario the cost model prices (cost/bill.hpp).
+inline cost::Plant cost_plant(const Scenario& s) {
+  return {s.hardware, s.cluster, s.power, s.operations, s.cooling ? &*s.cooling : nullptr,
+          s.storage ? &*s.storage : nullptr};
+}
 
 /// The most GPUs a scenario may have (see hardware::MAX_GPUS).
 inline constexpr long long MAX_GPUS = hardware::MAX_GPUS;

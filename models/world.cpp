@@ -9,7 +9,7 @@
 #include "models/sched/allocator.hpp"
 #include "models/sched/scheduler.hpp"
 #include "models/workload/checkpoint_interval.hpp"
-#include "models/workload/comm_model.hpp"
+#include "models/fabric/comm_model.hpp"
 #include "models/workload/inference_service.hpp"
 #include "models/workload/step_model.hpp"
 
@@ -56,7 +56,7 @@ World::World(const Scenario& scenario) : scenario_(scenario), layout_(scenario_.
       scenario_.hardware, layout_, fabric_ ? &fabric_->state() : nullptr, scenario_.cooling ? &*scenario_.cooling : nullptr,
       scenario_.storage ? scenario_.storage->object_stores() : std::vector<std::string>{});
   for (const auto& mode : scenario_.failures.modes)
-    mode_units_.push_back(static_cast<int>(domains[static_cast<std::size_t>(mode.domain)]->units(mode)));
+    mode_units_.push_back(static_cast<int>(domains.of(mode).units(mode)));
   derive_steps_without_fabric();
 
   // Each job's expected failure rate, from the GPUs it gets when placed alone on the healthy cluster
@@ -103,7 +103,7 @@ void World::build_fabric_and_cost() {
   if (scenario_.cost) { // the bill counts the fabric as `dcsim topology` does (ClosGraph::counts)
     const std::optional<fabric::FabricSizing> counts =
         graph_ ? std::optional<fabric::FabricSizing>(graph_->counts()) : std::nullopt;
-    cost_ = std::make_unique<cost::CostModel>(cost::make_cost_model(scenario_, *scenario_.cost, counts ? &*counts : nullptr));
+    cost_ = std::make_unique<cost::CostModel>(cost::make_cost_model(cost_plant(scenario_), *scenario_.cost, counts ? &*counts : nullptr));
   }
 }
 

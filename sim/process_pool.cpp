@@ -61,6 +61,61 @@ std::string read_all(const std::filesystem::path& path) {
   return out.str();
 }
 
+/// A forked child runs task `index`: its result to `result`, its error to `error`, and exits with the code
+/// the parent reads (never returns: no destructors, the parent owns the platform and the files).
+[[noreturn]] void run_child(const ProcessPool::Task& task, int index, volatile double* progress,
+                            const std::filesystem::path& result, const std::filesystem::path& error) {
+  int code = 0;
+  try {
+    const std::string out = task(index, [progress, index](double f) { progress[index] = f; });
+    std::ofstream file(result, std::ios::binary);
+    file.write(out.data(), static_cast<std::streamsize>(out.size()));
+    file.close();
+    if (!file) code = EXIT_RESULT_UNWRITTEN;
+  } catch (const NoProgress& e) {
+    std::ofstream(error) << e.what();
+    code = EXIT_TASK_NO_PROGRESS;
+  } catch (const std::bad_alloc&) { // a clear error, never an abort; its caller's exit code is 3
+    std::ofstream(error) << "out of memory (std::bad_alloc): the task needs more memory than "
+                            "this process may use";
+    code = EXIT_TASK_NO_PROGRESS;
+  } catch (const std::exception& e) {
+    std::ofstream(error) << e.what();
+    code = EXIT_TASK_FAILED;
+  } catch (...) {
+    std::ofstream(error) << "unknown exception";
+    code = EXIT_TASK_FAILED;
+  }
+  std::fflush(nullptr);
+  ::_exit(code);
+}
+
+/// Progress shared with the forked children: `count` doubles, all 0, in `bytes` of shared memory.
+volatile double* map_progress(int count, std::size_t bytes) {
+  void* shared = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) throw std::runtime_error("cannot map shared progress memory");
+  auto* progress = static_cast<volatile double*>(shared);
+  for (int i = 0; i < count; ++i)
+    progress[i] = 0.0;
+  return progress;
+}
+
+/// A copy of every task's progress.
+std::vector<double> progress_of(const volatile double* progress, int count) {
+  std::vector<double> p(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i)
+    p[static_cast<std::size_t>(i)] = progress[i];
+  return p;
+}
+
+/// Why a child that did not exit 0 failed: its signal, the error it wrote, or its exit status.
+std::string failure_reason(int status, const std::filesystem::path& error) {
+  if (WIFSIGNALED(status))
+    return fmt::format("killed by signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status)));
+  if (std::filesystem::exists(error)) return read_all(error);
+  return fmt::format("exit status {}", WEXITSTATUS(status));
+}
+
 } // namespace
 
 std::vector<std::string> ProcessPool::map(int count, const Task& task, const Reporter& report,
@@ -69,11 +124,7 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
   if (count <= 0) return results;
 
   const std::size_t shared_bytes = sizeof(double) * static_cast<std::size_t>(count);
-  void* shared = ::mmap(nullptr, shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (shared == MAP_FAILED) throw std::runtime_error("cannot map shared progress memory");
-  auto* progress = static_cast<volatile double*>(shared);
-  for (int i = 0; i < count; ++i)
-    progress[i] = 0.0;
+  volatile double* progress = map_progress(count, shared_bytes);
 
   const TempDir temp(temp_root(), "dcsim-");
   const std::filesystem::path& dir = temp.path();
@@ -86,12 +137,7 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
   int finished = 0;
   auto last_report = std::chrono::steady_clock::now();
 
-  auto snapshot = [&] {
-    std::vector<double> p(static_cast<std::size_t>(count));
-    for (int i = 0; i < count; ++i)
-      p[static_cast<std::size_t>(i)] = progress[i];
-    return p;
-  };
+  auto snapshot = [&] { return progress_of(progress, count); };
 
   const pid_t parent = ::getpid();
   while (!running.empty() || (next < count && failures.empty())) {
@@ -108,30 +154,7 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
         // goes on writing results that nobody collects).
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(1);
-        const int index = next;
-        int code = 0;
-        try {
-          const std::string out = task(index, [progress, index](double f) { progress[index] = f; });
-          std::ofstream file(result_path(index), std::ios::binary);
-          file.write(out.data(), static_cast<std::streamsize>(out.size()));
-          file.close();
-          if (!file) code = EXIT_RESULT_UNWRITTEN;
-        } catch (const NoProgress& e) {
-          std::ofstream(error_path(index)) << e.what();
-          code = EXIT_TASK_NO_PROGRESS;
-        } catch (const std::bad_alloc&) { // a clear error, never an abort; its caller's exit code is 3
-          std::ofstream(error_path(index)) << "out of memory (std::bad_alloc): the task needs more memory than "
-                                              "this process may use";
-          code = EXIT_TASK_NO_PROGRESS;
-        } catch (const std::exception& e) {
-          std::ofstream(error_path(index)) << e.what();
-          code = EXIT_TASK_FAILED;
-        } catch (...) {
-          std::ofstream(error_path(index)) << "unknown exception";
-          code = EXIT_TASK_FAILED;
-        }
-        std::fflush(nullptr);
-        ::_exit(code); // no destructors: the parent owns the platform and the files
+        run_child(task, next, progress, result_path(next), error_path(next));
       }
       running.emplace(pid, next++);
     }
@@ -146,13 +169,7 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         results[static_cast<std::size_t>(index)] = read_all(result_path(index));
       } else {
-        std::string reason;
-        if (WIFSIGNALED(status))
-          reason = fmt::format("killed by signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status)));
-        else if (std::filesystem::exists(error_path(index)))
-          reason = read_all(error_path(index));
-        else
-          reason = fmt::format("exit status {}", WEXITSTATUS(status));
+        const std::string reason = failure_reason(status, error_path(index));
         failures.push_back(
             TaskFailure{index, reason, WIFEXITED(status) && WEXITSTATUS(status) == EXIT_TASK_NO_PROGRESS});
       }
@@ -167,7 +184,7 @@ std::vector<std::string> ProcessPool::map(int count, const Task& task, const Rep
     }
   }
   if (report) report(snapshot(), finished);
-  ::munmap(shared, shared_bytes);
+  ::munmap(const_cast<double*>(progress), shared_bytes);
   die_if_interrupted();
   if (!failures.empty()) {
     std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.task < b.task; });

@@ -76,6 +76,7 @@ int cooling_unit_count(const CoolingSpec& spec, CoolingElement element, int rack
   return 0;
 }
 
+// flat table: the cooling key table, one KeyDef a key (STYLE.md: the allowed-key list and its docs).
 // clang-format off
 const KeyTable& cooling_keys() {
   static const KeyTable table{

@@ -1,7 +1,6 @@
 #include "models/cost/bill.hpp"
 
 #include "models/hardware/layout.hpp"
-#include "models/scenario.hpp"
 
 #include <cmath>
 
@@ -17,7 +16,7 @@ FabricCounts fabric_counts(const fabric::FabricSizing& z) {
   return f;
 }
 
-BillCounts bill_counts(const Scenario& s, const fabric::FabricSizing* fabric) {
+BillCounts bill_counts(const Plant& s, const fabric::FabricSizing* fabric) {
   const hardware::Layout layout(s.hardware, s.cluster);
   BillCounts c;
   c.racks = layout.racks();

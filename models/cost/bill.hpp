@@ -17,19 +17,31 @@
 // no other.
 #pragma once
 
+#include "models/cooling/spec.hpp"
 #include "models/cost/spec.hpp"
 #include "models/fabric/clos_graph.hpp"
+#include "models/hardware/spec.hpp"
+#include "models/ops/spec.hpp"
+#include "models/power/spec.hpp"
+#include "models/storage/spec.hpp"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace dcsim {
-struct Scenario;
-}
-
 namespace dcsim::cost {
+
+/// What the cost model prices of a design: the scenario's specs it needs, by reference (the scenario sits
+/// above cost: models/scenario.hpp makes one of a Scenario with cost_plant()). Absent parts are null.
+struct Plant {
+  const hardware::HardwareSpec& hardware;
+  const hardware::ClusterSpec& cluster;
+  const power::PowerSpec& power;
+  const ops::OperationsSpec& operations;
+  const cooling::CoolingSpec* cooling = nullptr;
+  const storage::StorageSpec* storage = nullptr;
+};
 
 struct FabricCounts {
   std::int64_t switches = 0;
@@ -55,8 +67,8 @@ struct BillCounts {
 
 /// The fabric's counts as ClosGraph::counts() (or sizing()) gives them.
 FabricCounts fabric_counts(const fabric::FabricSizing& sizing);
-/// The counts of a scenario; `fabric` must be the sizing of the scenario's fabric (nullptr without one).
-BillCounts bill_counts(const Scenario& scenario, const fabric::FabricSizing* fabric);
+/// The counts of a design; `fabric` must be the sizing of its fabric (nullptr without one).
+BillCounts bill_counts(const Plant& plant, const fabric::FabricSizing* fabric);
 
 struct BillLine {
   std::string area; ///< compute, fabric, cooling, storage

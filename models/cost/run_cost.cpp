@@ -3,7 +3,6 @@
 #include "models/hardware/catalogue.hpp"
 #include "models/hardware/layout.hpp"
 #include "models/power/spec.hpp"
-#include "models/scenario.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -94,7 +93,7 @@ double capital_recovery_factor(double rate_frac, double years) {
   return rate_frac * growth / (growth - 1.0);
 }
 
-double rack_facility_power_w(const CostSpec& prices, const Scenario& s) {
+double rack_facility_power_w(const CostSpec& prices, const Plant& s) {
   if (prices.rack_power_kw) return *prices.rack_power_kw * W_PER_KW;
   const hardware::GpuKind* kind = hardware::find_gpu_kind(s.hardware.gpu.model);
   const int rack_gpus = s.hardware.rack.gpus_per_rack();
@@ -103,7 +102,7 @@ double rack_facility_power_w(const CostSpec& prices, const Scenario& s) {
   return rack_gpus * (s.hardware.gpu.power_w + kind->system_base_power_kw() * W_PER_KW / kind->system_gpus);
 }
 
-CostModel make_cost_model(const Scenario& s, const CostSpec& prices, const fabric::FabricSizing* fabric) {
+CostModel make_cost_model(const Plant& s, const CostSpec& prices, const fabric::FabricSizing* fabric) {
   const hardware::Layout layout(s.hardware, s.cluster);
   const double fabric_w = fabric ? fabric->fabric_power_w : 0.0;
   CostModel m{prices, Bill(prices, bill_counts(s, fabric)),

@@ -49,10 +49,6 @@
 #include "models/cost/spec.hpp"
 #include "models/ledger/replica_result.hpp"
 
-namespace dcsim {
-struct Scenario;
-}
-
 namespace dcsim::cost {
 
 /// A design's prices and bill, fixed for a run.
@@ -70,8 +66,8 @@ struct CostModel {
   int domains_for(int job_gpus) const { return (job_gpus + domain_usable_gpus - 1) / domain_usable_gpus; }
 };
 
-/// The cost model of a scenario priced at `prices`; `fabric` is the sizing of its fabric (nullptr without).
-CostModel make_cost_model(const Scenario& scenario, const CostSpec& prices,
+/// The cost model of a design priced at `prices`; `fabric` is the sizing of its fabric (nullptr without).
+CostModel make_cost_model(const Plant& plant, const CostSpec& prices,
                           const fabric::FabricSizing* fabric);
 
 /// The cluster's cost lines over a run of `duration_h` with `energy_mwh` of IT energy.
@@ -86,7 +82,7 @@ struct RunCost {
 /// `rate_frac` over `years` (1 ÷ years at rate 0).
 double capital_recovery_factor(double rate_frac, double years);
 /// The IT capacity one rack adds to the facility charge, W (CostSpec::rack_power_kw or the hardware table).
-double rack_facility_power_w(const CostSpec& prices, const Scenario& scenario);
+double rack_facility_power_w(const CostSpec& prices, const Plant& plant);
 RunCost cluster_run_cost(const CostModel& model, double duration_h, double energy_mwh);
 
 ledger::Metrics job_cost_metrics(const CostModel& model, const ledger::ReplicaResult& r,

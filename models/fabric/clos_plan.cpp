@@ -41,6 +41,26 @@ std::int64_t ClosPlan::capacity(int radix, int tiers, double oversubscription, i
   return max_leaves_for(radix, tiers) * d / ports_per_plane;
 }
 
+namespace {
+/// How to attach `gpus` GPUs that `tiers` tiers of radix-k switches cannot: another tier, a larger radix,
+/// or fewer racks.
+std::string capacity_fix(int k, int tiers, double oversubscription, int ports_per_plane, int gpus) {
+  std::string fix;
+  if (tiers < 3)
+    fix = fmt::format("set tiers to {} (up to {} GPUs)", tiers + 1,
+                      ClosPlan::capacity(k, tiers + 1, oversubscription, ports_per_plane));
+  int radix_needed = 0;
+  for (int r = k + 1; r <= 65536; ++r)
+    if (ClosPlan::capacity(r, tiers, oversubscription, ports_per_plane) >= gpus) {
+      radix_needed = r;
+      break;
+    }
+  if (radix_needed > 0) fix += fmt::format("{}switch_radix to at least {}", fix.empty() ? "set " : " or ", radix_needed);
+  if (fix.empty()) fix = "use fewer racks";
+  return fix;
+}
+} // namespace
+
 ClosPlan::ClosPlan(const FabricSpec& spec, const hardware::Layout& layout)
     : spec_(spec), layout_(layout), gpus_(layout.gpus()), domains_(layout.domains()),
       rails_(layout.domain_gpus()), p_(spec.ports_per_plane()) {
@@ -60,18 +80,7 @@ ClosPlan::ClosPlan(const FabricSpec& spec, const hardware::Layout& layout)
     return;
   }
   if (gpus_ > max_gpus_) {
-    std::string fix;
-    if (tiers < 3)
-      fix = fmt::format("set tiers to {} (up to {} GPUs)", tiers + 1,
-                        capacity(k, tiers + 1, spec_.oversubscription, p_));
-    int radix_needed = 0;
-    for (int r = k + 1; r <= 65536; ++r)
-      if (capacity(r, tiers, spec_.oversubscription, p_) >= gpus_) {
-        radix_needed = r;
-        break;
-      }
-    if (radix_needed > 0) fix += fmt::format("{}switch_radix to at least {}", fix.empty() ? "set " : " or ", radix_needed);
-    if (fix.empty()) fix = "use fewer racks";
+    const std::string fix = capacity_fix(k, tiers, spec_.oversubscription, p_, gpus_);
     problems_.push_back({tiers < 3 ? "tiers" : "switch_radix",
                          fmt::format("{} tier{} of radix-{} switches attach at most {} GPUs per plane{}, but the "
                                      "cluster has {}: {}",

@@ -26,7 +26,7 @@ std::uint64_t splitmix64(std::uint64_t x) {
 
 } // namespace
 
-FabricCommModel::FabricCommModel(const FabricPlatform& fabric, workload::AlphaBetaCommModel::Params params,
+FabricCommModel::FabricCommModel(const FabricPlatform& fabric, AlphaBetaCommModel::Params params,
                                  double nic_efficiency_frac, Placement placement)
     : fabric_(&fabric), params_(params),
       nic_efficiency_frac_(nic_efficiency_frac), placement_(std::move(placement)) {}
@@ -35,10 +35,10 @@ std::uint64_t FabricCommModel::leaf_count_key(int count) {
   return count == 0 ? 0 : splitmix64(static_cast<std::uint64_t>(count));
 }
 
-FabricCommModel::Pattern FabricCommModel::pattern_of(workload::Collective kind) {
+FabricCommModel::Pattern FabricCommModel::pattern_of(Collective kind) {
   switch (kind) {
-  case workload::Collective::ALL_TO_ALL: return Pattern::ALL_TO_ALL;
-  case workload::Collective::SEND_RECV: return Pattern::PAIR;
+  case Collective::ALL_TO_ALL: return Pattern::ALL_TO_ALL;
+  case Collective::SEND_RECV: return Pattern::PAIR;
   default: return Pattern::RING;
   }
 }
@@ -56,18 +56,18 @@ std::uint64_t FabricCommModel::state_signature() const {
   return h;
 }
 
-double FabricCommModel::time_s(workload::Collective kind, const workload::CommGroup& group, double bytes) const {
+double FabricCommModel::time_s(Collective kind, const CommGroup& group, double bytes) const {
   if (group.ranks <= 1 || bytes <= 0) return 0.0;
   const double n = group.ranks;
   const double k = std::clamp(group.ranks_per_domain, 1, group.ranks);
   if (k >= n) { // within one NVLink domain: no fabric
-    workload::AlphaBetaCommModel nvlink(params_);
+    AlphaBetaCommModel nvlink(params_);
     nvlink.set_nvlink_bw_frac(nvlink_bw_frac_);
     return nvlink.time_s(kind, group, bytes);
   }
   const double beta = measured_s_per_byte(kind, group);
   if (!(beta > 0)) { // nothing could be played (every flow blocked): the alpha-beta figure
-    workload::AlphaBetaCommModel fallback(params_);
+    AlphaBetaCommModel fallback(params_);
     fallback.set_scale_out_bw_frac(scale_out_bw_frac_);
     fallback.set_nvlink_bw_frac(nvlink_bw_frac_);
     return fallback.time_s(kind, group, bytes);
@@ -78,20 +78,20 @@ double FabricCommModel::time_s(workload::Collective kind, const workload::CommGr
   // The fabric's share of the collective, slowed by other jobs' flows on its links (1 alone).
   const double net_s = bytes * beta / nic_efficiency_frac_ * shared_[static_cast<std::size_t>(group.axis)];
   switch (kind) {
-  case workload::Collective::ALL_REDUCE:
-    return 2 * workload::ring_rs_s(k, bytes, b_nvl, a_nvl) + 2 * ((domains - 1) * a_net + net_s);
-  case workload::Collective::REDUCE_SCATTER:
-  case workload::Collective::ALL_GATHER:
-    return workload::ring_rs_s(k, bytes, b_nvl, a_nvl) + (domains - 1) * a_net + net_s;
-  case workload::Collective::ALL_TO_ALL:
+  case Collective::ALL_REDUCE:
+    return 2 * ring_rs_s(k, bytes, b_nvl, a_nvl) + 2 * ((domains - 1) * a_net + net_s);
+  case Collective::REDUCE_SCATTER:
+  case Collective::ALL_GATHER:
+    return ring_rs_s(k, bytes, b_nvl, a_nvl) + (domains - 1) * a_net + net_s;
+  case Collective::ALL_TO_ALL:
     return (n - 1) * a_net + std::max((k - 1) / n * bytes / b_nvl, net_s);
-  case workload::Collective::SEND_RECV:
+  case Collective::SEND_RECV:
     return a_net + net_s;
   }
   return 0.0;
 }
 
-double FabricCommModel::measured_bytes_per_s(workload::Collective kind, const workload::CommGroup& group) const {
+double FabricCommModel::measured_bytes_per_s(Collective kind, const CommGroup& group) const {
   const double beta = measured_s_per_byte(kind, group);
   if (!(beta > 0)) return 0.0;
   const double n = group.ranks, k = std::clamp(group.ranks_per_domain, 1, group.ranks), d = std::ceil(n / k);
@@ -103,7 +103,7 @@ double FabricCommModel::measured_bytes_per_s(workload::Collective kind, const wo
   return 0.0;
 }
 
-double FabricCommModel::measured_s_per_byte(workload::Collective kind, const workload::CommGroup& group) const {
+double FabricCommModel::measured_s_per_byte(Collective kind, const CommGroup& group) const {
   const std::uint64_t state = fabric_state();
   auto key = [state](Pattern pattern, int ranks, int stride) {
     return ShapeKey{state, static_cast<int>(pattern), ranks, stride};
@@ -113,10 +113,10 @@ double FabricCommModel::measured_s_per_byte(workload::Collective kind, const wor
 
   // A miss: probe this shape and every expected one not known in this state.
   std::vector<Shape> shapes{{pattern, group.ranks, group.stride}};
-  for (const workload::CommGroup& g : expected_) {
+  for (const CommGroup& g : expected_) {
     if (g.ranks <= 1 || std::clamp(g.ranks_per_domain, 1, g.ranks) >= g.ranks) continue;
-    const Pattern gp = g.axis == workload::GroupAxis::EP   ? Pattern::ALL_TO_ALL
-                       : g.axis == workload::GroupAxis::PP ? Pattern::PAIR
+    const Pattern gp = g.axis == GroupAxis::EP   ? Pattern::ALL_TO_ALL
+                       : g.axis == GroupAxis::PP ? Pattern::PAIR
                                                            : Pattern::RING;
     const bool listed = std::any_of(shapes.begin(), shapes.end(), [&](const Shape& s) {
       return s.pattern == gp && s.ranks == g.ranks && s.stride == g.stride;

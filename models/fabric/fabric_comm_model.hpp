@@ -70,7 +70,7 @@
 
 #include "models/fabric/collective_flows.hpp"
 #include "models/fabric/fabric_platform.hpp"
-#include "models/workload/comm_model.hpp"
+#include "models/fabric/comm_model.hpp"
 
 #include <array>
 #include <cstdint>
@@ -81,7 +81,7 @@
 
 namespace dcsim::fabric {
 
-class FabricCommModel final : public workload::CommModel {
+class FabricCommModel final : public CommModel {
 public:
   /// The job's GPUs in rank order (ranks fill the job's NVLink domains in placement order).
   using Placement = std::function<std::vector<int>()>;
@@ -89,10 +89,10 @@ public:
   /// `params`: NVLink bandwidth and latencies as alpha_beta_params gives them (its scale-out bandwidth
   /// is used only when a probe can play no flow); `nic_efficiency_frac` η divides the measured β.
   /// The fabric (and its platform) must outlive this object.
-  FabricCommModel(const FabricPlatform& fabric, workload::AlphaBetaCommModel::Params params, double nic_efficiency_frac,
+  FabricCommModel(const FabricPlatform& fabric, AlphaBetaCommModel::Params params, double nic_efficiency_frac,
                   Placement placement);
 
-  double time_s(workload::Collective kind, const workload::CommGroup& group, double bytes) const override;
+  double time_s(Collective kind, const CommGroup& group, double bytes) const override;
   std::uint64_t state_signature() const override;
 
   /// Where the job's GPUs are now (called on a cache miss only).
@@ -109,14 +109,14 @@ public:
   void set_shared_factors(const std::array<double, 6>& factors) { shared_ = factors; }
   const std::array<double, 6>& shared_factors() const { return shared_; }
   /// Group shapes to probe on a cache miss, all at once (a miss costs one probe, not one per shape).
-  void expect(std::vector<workload::CommGroup> groups) { expected_ = std::move(groups); }
+  void expect(std::vector<CommGroup> groups) { expected_ = std::move(groups); }
 
   /// Measured β of the group's pattern in the current state class (seconds per byte of S, before η);
   /// probes on a miss.
-  double measured_s_per_byte(workload::Collective kind, const workload::CommGroup& group) const;
+  double measured_s_per_byte(Collective kind, const CommGroup& group) const;
   /// The same as the scale-out bandwidth per member that gives β in the alpha-beta formula with the
   /// group's own k and D (bytes/s, before η; 0 when nothing could be played).
-  double measured_bytes_per_s(workload::Collective kind, const workload::CommGroup& group) const;
+  double measured_bytes_per_s(Collective kind, const CommGroup& group) const;
   /// Probes run so far (one per cache miss, every expected group shape), and flows they priced.
   int probes() const { return probes_; }
   long long flows_played() const { return flows_played_; }
@@ -127,13 +127,13 @@ public:
 
 private:
   enum class Pattern { RING, ALL_TO_ALL, PAIR };
-  static Pattern pattern_of(workload::Collective kind);
+  static Pattern pattern_of(Collective kind);
   /// The part of the state class the measured β depends on (all but the NVLink share).
   std::uint64_t fabric_state() const;
   using ShapeKey = std::tuple<std::uint64_t, int, int, int>; ///< signature, pattern, ranks, stride
 
   const FabricPlatform* fabric_;
-  workload::AlphaBetaCommModel::Params params_;
+  AlphaBetaCommModel::Params params_;
   double nic_efficiency_frac_;
   Placement placement_;
   std::uint64_t placement_key_ = 0;
@@ -141,7 +141,7 @@ private:
   double leaf_bw_frac_ = 1.0;
   double nvlink_bw_frac_ = 1.0;
   std::array<double, 6> shared_{1, 1, 1, 1, 1, 1};
-  std::vector<workload::CommGroup> expected_;
+  std::vector<CommGroup> expected_;
   mutable std::map<ShapeKey, double> measured_; ///< β, seconds per byte of S
   mutable int probes_ = 0;
   mutable long long flows_played_ = 0;

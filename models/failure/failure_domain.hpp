@@ -1,8 +1,8 @@
-// A failure domain: one kind of thing failure modes strike (hardware, fabric, cooling, power), as the
-// replica sees it. Each domain is one class implementing this interface; the scope words that name its
-// unit kinds are in scope_words() (failure/spec.cpp), and make_failure_domain (failure_domains.cpp) builds
-// it: adding a domain is one class, its scope words, one Domain value (the compiler's -Wswitch then lists
-// the switches that must learn of it) and its spec keys.
+// A failure domain: one kind of thing failure modes strike (hardware, fabric, cooling, power, storage), as
+// the replica sees it. Each domain is one file under failure/domains/ holding its class (implementing this
+// interface) and its registry entry (failure/domain_registry.hpp: its name, scope words and checks); the
+// build registers every file there, so adding a domain is that file and its test (docs/architecture.md,
+// "Add a failure domain").
 //
 // What a domain answers:
 //   units          the population of a mode's unit kind (one failure process per mode strikes these)
@@ -10,7 +10,7 @@
 //   job_rate_per_h the expected rate of the mode's failures that interrupt a job on a set of GPUs, given
 //                  the mean rate of one unit λ̄ (lemons included: the caller computes λ̄, so no domain can
 //                  forget them). For units whose failure alone takes a job's GPUs down it is λ̄ times the
-//                  number of such units; domains with redundancy derive their own (power_shelf_domain.hpp).
+//                  number of such units; domains with redundancy derive their own (domains/power_shelf_domain.cpp).
 //   strike         a unit failed: the domain's state changes; GPUs it cuts off (down until the unit is
 //                  back) are appended to `cut`. Hardware units need nothing here: their own GPUs are taken
 //                  down by the injector (FailureModeSpec::takes_down).
@@ -24,7 +24,6 @@
 #include "models/hardware/spec.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -46,10 +45,6 @@ public:
   virtual void restore(const FailureModeSpec& mode, const Failure& f) = 0;
 };
 
-/// Every domain, in Domain order.
-inline constexpr std::array<Domain, 5> DOMAINS = {Domain::HARDWARE, Domain::FABRIC, Domain::COOLING, Domain::POWER,
-                                                  Domain::STORAGE};
-
 /// What the runtime domains act on (absent members: the domains answer questions but cannot strike).
 struct DomainHooks {
   fabric::FabricPlatform* fabric_platform = nullptr;
@@ -61,19 +56,39 @@ struct DomainHooks {
   std::function<void(int store, double bandwidth_frac)> object_store;
 };
 
-/// The scenario's domains, indexed by Domain (null where the scenario has none: no fabric, no cooling).
-std::vector<std::unique_ptr<FailureDomain>> make_failure_domains(const hardware::HardwareSpec& hardware,
-                                                                 const hardware::Layout& layout,
-                                                                 const fabric::FabricState* fabric,
-                                                                 const cooling::CoolingSpec* cooling,
-                                                                 const std::vector<std::string>& object_stores = {},
-                                                                 DomainHooks hooks = {});
+/// What the scenario offers the domains' factories (absent parts are null or empty).
+struct DomainContext {
+  const hardware::HardwareSpec* hardware = nullptr;
+  const hardware::Layout* layout = nullptr;
+  const fabric::FabricState* fabric = nullptr;
+  const cooling::CoolingSpec* cooling = nullptr;
+  std::vector<std::string> object_stores;
+  DomainHooks hooks;
+};
+
+/// The scenario's domains, in registry order (a domain the scenario has none of, no fabric say, is absent).
+class FailureDomains {
+public:
+  FailureDomains() = default;
+  explicit FailureDomains(std::vector<std::unique_ptr<FailureDomain>> domains) : domains_(std::move(domains)) {}
+  /// The domain of that name, or null.
+  FailureDomain* find(Domain domain) const;
+  /// The mode's domain (std::logic_error where the scenario has none: its checks should have said so).
+  FailureDomain& of(const FailureModeSpec& mode) const;
+
+private:
+  std::vector<std::unique_ptr<FailureDomain>> domains_;
+};
+
+/// Builds every registered domain the scenario has.
+FailureDomains make_failure_domains(const hardware::HardwareSpec& hardware, const hardware::Layout& layout,
+                                    const fabric::FabricState* fabric, const cooling::CoolingSpec* cooling,
+                                    const std::vector<std::string>& object_stores = {}, DomainHooks hooks = {});
 
 /// Expected rate (per hour) of failures interrupting a job on `gpus`: Σ over modes of
-/// domain.job_rate_per_h(mode, λ̄_mode, gpus), with `domains[d]` the domain of Domain d (null: absent).
+/// domain.job_rate_per_h(mode, λ̄_mode, gpus).
 double job_failure_rate_per_h(const std::vector<FailureModeSpec>& modes, const hardware::Layout& layout,
-                              const std::vector<std::unique_ptr<FailureDomain>>& domains,
-                              const std::vector<int>& gpus);
+                              const FailureDomains& domains, const std::vector<int>& gpus);
 
 /// Distinct values of f(g) over `gpus`.
 template <typename F> std::vector<int> distinct_of(const std::vector<int>& gpus, F f) {

@@ -1,5 +1,7 @@
 #include "models/failure/spec.hpp"
 
+#include "models/failure/domain_registry.hpp"
+
 #include "sim/units.hpp"
 
 #include <fmt/format.h>
@@ -31,50 +33,24 @@ std::string_view fault_kind_name(FaultKind kind) {
   return "?";
 }
 
-std::string_view domain_name(Domain domain) {
-  switch (domain) {
-  case Domain::HARDWARE: return "hardware";
-  case Domain::FABRIC: return "fabric";
-  case Domain::COOLING: return "cooling";
-  case Domain::POWER: return "power";
-  case Domain::STORAGE: return "storage";
-  }
-  return "?";
-}
-
-const std::vector<ScopeWord>& scope_words() {
-  static const std::vector<ScopeWord> words{
-      {"gpu", Domain::HARDWARE, static_cast<int>(hardware::Scope::GPU)},
-      {"tray", Domain::HARDWARE, static_cast<int>(hardware::Scope::TRAY)},
-      {"node", Domain::HARDWARE, static_cast<int>(hardware::Scope::NODE)},
-      {"rack", Domain::HARDWARE, static_cast<int>(hardware::Scope::RACK)},
-      {"nic_port", Domain::FABRIC, static_cast<int>(fabric::ElementKind::NIC_PORT)},
-      {"link", Domain::FABRIC, static_cast<int>(fabric::ElementKind::LINK)},
-      {"leaf", Domain::FABRIC, static_cast<int>(fabric::ElementKind::LEAF)},
-      {"spine", Domain::FABRIC, static_cast<int>(fabric::ElementKind::SPINE)},
-      {"core", Domain::FABRIC, static_cast<int>(fabric::ElementKind::CORE)},
-      {"branch", Domain::COOLING, static_cast<int>(cooling::CoolingElement::BRANCH)},
-      {"valve", Domain::COOLING, static_cast<int>(cooling::CoolingElement::VALVE)},
-      {"pump", Domain::COOLING, static_cast<int>(cooling::CoolingElement::PUMP)},
-      {"loop", Domain::COOLING, static_cast<int>(cooling::CoolingElement::LOOP)},
-      {"facility", Domain::COOLING, static_cast<int>(cooling::CoolingElement::FACILITY)},
-      {"power_shelf", Domain::POWER, static_cast<int>(PowerUnit::SHELF)},
-      {"object_store", Domain::STORAGE, 0},
-  };
-  return words;
-}
-
 namespace {
 void require_domain(const FailureModeSpec& mode, Domain domain) {
   if (mode.domain != domain)
     throw std::logic_error(fmt::format("failure mode {}: scope {} is not a {} unit", mode.name, mode.scope_name,
-                                       domain_name(domain)));
+                                       domain.name()));
 }
 std::vector<std::string> scope_choices() {
   std::vector<std::string> words;
   for (const auto& w : scope_words())
     words.emplace_back(w.word);
   return words;
+}
+/// The scope key's meaning: each domain's part, in registry order.
+std::string scope_meaning() {
+  std::string meaning = "unit struck: ";
+  for (const DomainEntry* e : failure_domain_entries())
+    meaning += (e == failure_domain_entries().front() ? "" : "; ") + e->scope_help;
+  return meaning;
 }
 } // namespace
 
@@ -118,12 +94,7 @@ const KeyTable& failure_mode_keys() {
           KeyDef{"name", ValueType::STRING, "", nullptr,
                  "identifier used in events.csv and causes.csv (letters, digits, _ . -)"},
           KeyDef{"scope", ValueType::STRING, "", nullptr,
-                 "unit struck: gpu, tray (nvl72 compute tray), node (hgx server or nvl72 tray), rack; with a "
-                 "fabric also nic_port, link (GPU cable or switch-to-switch link), leaf, spine, core (3 tiers); "
-                 "with cooling also branch (a leak), valve, pump, loop (CDU failure), facility (facility water "
-                 "excursion); power_shelf (nvl72: one of /hardware/rack/power_shelves; the rack goes down while "
-                 "fewer than power_shelves_needed are up); with storage, object_store (one of the /storage "
-                 "object_store tiers is unreachable until repaired: drains and restores through it fail)",
+                 scope_meaning(),
                  {}, scope_choices()},
           KeyDef{"mtbf_h", ValueType::NUMBER, "h", nullptr, "mean time between failures of one unit",
                  sim::limited(sim::positive(), 1e12, "dcsim's limit on MTBFs (10^12 h)"), {}, RATE_NOTE},
@@ -214,12 +185,6 @@ double FailureModeSpec::draw_repair_h(sim::Rng& rng) const {
 
 namespace {
 
-/// What the rest of the scenario offers the failure modes' scopes.
-struct ScopeContext {
-  hardware::RackKind rack_kind;
-  bool has_fabric, has_cooling, has_object_store;
-};
-
 void decode_mode_name(const sim::Node& m, std::set<std::string>& names, FailureModeSpec& mode) {
   mode.name = m.string("name");
   if (m.has("name") && !mode.name.empty()) {
@@ -243,25 +208,8 @@ void decode_mode_scope(const sim::Node& m, const ScopeContext& c, FailureModeSpe
       mode.domain = w.domain;
       mode.unit_kind = w.unit_kind;
     }
-  switch (mode.domain) {
-  case Domain::HARDWARE:
-    if (scope == "tray" && c.rack_kind != hardware::RackKind::NVL72)
-      m.problem("scope", "tray exists only in nvl72 racks; use node for an hgx server");
-    break;
-  case Domain::FABRIC:
-    if (!c.has_fabric) m.problem("scope", "is a fabric element: the scenario needs a /fabric block");
-    break;
-  case Domain::COOLING:
-    if (!c.has_cooling) m.problem("scope", "is a cooling element: the scenario needs a /cooling block");
-    break;
-  case Domain::POWER:
-    if (c.rack_kind != hardware::RackKind::NVL72) m.problem("scope", "power_shelf exists only in nvl72 racks");
-    break;
-  case Domain::STORAGE:
-    if (!c.has_object_store)
-      m.problem("scope", "is a storage element: the scenario needs an object_store tier in /storage/tiers");
-    break;
-  }
+  const std::string problem = domain_entry(mode.domain).unavailable(c, scope);
+  if (!problem.empty()) m.problem("scope", problem);
 }
 
 void decode_mode_rate(const sim::Node& m, FailureModeSpec& mode) {
@@ -280,7 +228,7 @@ void decode_mode_rate(const sim::Node& m, FailureModeSpec& mode) {
   if (rate_keys == 0) m.problem_here(std::string("missing failure rate: ") + RATE_NOTE);
   if (!mode.on_hardware() && rate_keys == 1 && !m.has("mtbf_h"))
     m.problem(m.has("rate_per_gpu_day") ? "rate_per_gpu_day" : "rate_per_node_day",
-              std::string(domain_name(mode.domain)) +
+              std::string(mode.domain.name()) +
                   " elements take mtbf_h (mean time between failures of one element)");
 }
 
@@ -323,19 +271,7 @@ void decode_mode_kind(const sim::Node& m, FailureModeSpec& mode) {
     m.problem("gray_slowdown", "applies only to kind \"gray\"");
   if (m.has("latent_fail_h") && mode.kind != FaultKind::LATENT)
     m.problem("latent_fail_h", "applies only to kind \"latent\"");
-  if (mode.on_fabric() && mode.kind != FaultKind::FAIL_STOP)
-    m.problem("kind", "fabric elements fail stop (their effects on jobs are their lost bandwidth)");
-  if (mode.domain == Domain::POWER && mode.kind != FaultKind::FAIL_STOP)
-    m.problem("kind", "power shelves fail stop (their effect on jobs is the rack they take down past redundancy)");
-  if (mode.on_cooling()) { // Mission Control repairs them with RLCC workflows (ops/mission_control.hpp)
-    if (mode.kind != FaultKind::FAIL_STOP)
-      m.problem("kind", "cooling elements fail stop (Racky detects them after detect_s; their effects on jobs "
-                        "are the facility's physics)");
-    if (m.has("repair_pipeline"))
-      m.problem("repair_pipeline", "has no effect on cooling elements: an RLCC workflow (/rlcc) repairs them");
-    if (m.has("repair_crew"))
-      m.problem("repair_crew", "has no effect on cooling elements: their repairs take one of /cooling/crews");
-  }
+  domain_entry(mode.domain).check(m, mode); // what the mode's domain allows of it
 }
 
 /// Lemons, predictions, NVLink and storage degradation, the repair distribution's parameters.
@@ -350,7 +286,7 @@ void decode_mode_extras(const sim::Node& m, hardware::RackKind rack_kind, const 
   mode.lead_time_h = m.number("lead_time_h");
   if (mode.predicted_frac > 0 && !mode.on_hardware())
     m.problem("predicted_frac", fmt::format("applies only to hardware scopes (gpu, tray, node, rack); {} is a {} unit",
-                                            scope, domain_name(mode.domain)));
+                                            scope, mode.domain.name()));
   if (m.has("lead_time_h") && mode.predicted_frac == 0)
     m.problem("lead_time_h", "has no effect without predicted_frac > 0");
   mode.nvlink_degraded_frac = m.number("nvlink_degraded_frac");
@@ -363,8 +299,6 @@ void decode_mode_extras(const sim::Node& m, hardware::RackKind rack_kind, const 
   mode.storage_bandwidth_frac = m.number("storage_bandwidth_frac");
   if (m.has("storage_bandwidth_frac") && mode.domain != Domain::STORAGE)
     m.problem("storage_bandwidth_frac", "applies only to scope object_store");
-  if (mode.domain == Domain::STORAGE && mode.kind != FaultKind::FAIL_STOP)
-    m.problem("kind", "object stores fail stop (out of reach, or degraded with storage_bandwidth_frac)");
   if (mode.repair_dist == RepairDist::LOGNORMAL && !m.has("repair_sigma"))
     m.problem_here("repair_dist lognormal needs repair_sigma");
   if (mode.repair_dist != RepairDist::LOGNORMAL && m.has("repair_sigma"))

@@ -32,6 +32,7 @@
 #include "sim/rng.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dcsim::failure {
@@ -54,30 +55,38 @@ enum class RepairDist { FIXED, EXPONENTIAL, LOGNORMAL };
 enum class FaultKind { FAIL_STOP, HANG, GRAY, LATENT };
 std::string_view fault_kind_name(FaultKind kind);
 
-/// The failure domains: what a mode's units are. Each domain is one class implementing FailureDomain
-/// (failure/failure_domain.hpp) and owns the scope words of scope_words() that name its unit kinds.
-/// A switch over Domain (-Wswitch) finds every place that must learn of a new one.
-enum class Domain { HARDWARE, FABRIC, COOLING, POWER, STORAGE };
-std::string_view domain_name(Domain domain);
+/// A failure domain (what a mode's units are), named as it registered itself: each domain is one file
+/// under failure/domains/ implementing FailureDomain and declaring its scope words (failure/domain_registry.hpp),
+/// so a new domain needs no change here. The domains other parts ask about by name are named below.
+class Domain {
+public:
+  constexpr explicit Domain(std::string_view name) : name_(name) {}
+  constexpr std::string_view name() const { return name_; }
+  friend constexpr bool operator==(Domain a, Domain b) { return a.name_ == b.name_; }
+
+  static const Domain HARDWARE, FABRIC, COOLING, POWER, STORAGE;
+
+private:
+  std::string_view name_;
+};
+inline constexpr Domain Domain::HARDWARE{"hardware"};
+inline constexpr Domain Domain::FABRIC{"fabric"};
+inline constexpr Domain Domain::COOLING{"cooling"};
+inline constexpr Domain Domain::POWER{"power"};
+inline constexpr Domain Domain::STORAGE{"storage"};
 
 /// Units of the power domain.
 enum class PowerUnit { SHELF };
 
-/// A scope word of the scenario: the domain it names and the domain's unit kind (hardware::Scope,
-/// fabric::ElementKind, cooling::CoolingElement or PowerUnit, as an int).
-struct ScopeWord {
-  std::string_view word;
-  Domain domain;
-  int unit_kind;
-};
-/// Every scope word, in the order `dcsim describe` lists them.
-const std::vector<ScopeWord>& scope_words();
+/// How much of the machine a failure takes with it: what copies of data kept on its hosts it loses
+/// (storage/checkpoint_plan.hpp). Each scope word states its own (failure/domain_registry.hpp).
+enum class Reach { NOTHING, HOST, TRAY, RACK, MANY_RACKS };
 
 struct FailureModeSpec {
   std::string name;
   std::string scope_name;          ///< as written: "gpu", "leaf", ...
   Domain domain = Domain::HARDWARE;
-  int unit_kind = 0;               ///< the domain's kind of unit (see ScopeWord)
+  int unit_kind = 0;               ///< the domain's kind of unit (see ScopeWord, failure/domain_registry.hpp)
   RateKey rate_key = RateKey::MTBF_H;
   double rate_value = 0; ///< value of the rate key, in its own unit
   double weibull_shape = 1.0;

@@ -1,6 +1,6 @@
 #include "models/storage/checkpoint_plan.hpp"
 
-#include "models/cooling/spec.hpp"
+#include "models/failure/domain_registry.hpp"
 #include "models/hardware/layout.hpp"
 #include "models/workload/transformer_flops.hpp"
 #include "sim/units.hpp"
@@ -15,30 +15,10 @@ namespace {
 
 double bytes_per_s(double gbps) { return sim::gbps_to_bytes_per_s(gbps); }
 
-/// How much of the machine a failure mode takes with it, for the copies kept there.
-enum class Loss { NOTHING, HOST, TRAY, RACK, MANY_RACKS };
+/// How much of the machine a failure mode takes with it, for the copies kept there (its scope word says).
+using Loss = failure::Reach;
 
-Loss loss_of(const failure::FailureModeSpec& mode) {
-  switch (mode.domain) {
-  case failure::Domain::FABRIC:
-  case failure::Domain::STORAGE: return Loss::NOTHING; // an object store out of reach keeps its copies
-  case failure::Domain::POWER: return Loss::RACK;
-  case failure::Domain::COOLING: {
-    const auto e = static_cast<cooling::CoolingElement>(mode.unit_kind);
-    return e == cooling::CoolingElement::BRANCH || e == cooling::CoolingElement::VALVE ? Loss::RACK : Loss::MANY_RACKS;
-  }
-  case failure::Domain::HARDWARE: {
-    switch (static_cast<hardware::Scope>(mode.unit_kind)) {
-    case hardware::Scope::GPU: return Loss::HOST;
-    case hardware::Scope::TRAY:
-    case hardware::Scope::NODE: return Loss::TRAY;
-    case hardware::Scope::RACK: return Loss::RACK;
-    }
-    break;
-  }
-  }
-  return Loss::MANY_RACKS;
-}
+Loss loss_of(const failure::FailureModeSpec& mode) { return failure::reach_of(mode); }
 
 /// Time of the hop into `tier` (s) for S bytes over G GPUs on K racks, writing or reading.
 double hop_s(const TierSpec& tier, double size_bytes, int gpus, int racks, double uplink_gbps, bool write) {
@@ -104,6 +84,30 @@ bool copy_survives(const TierSpec& tier, const failure::FailureModeSpec& mode) {
   return false;
 }
 
+namespace {
+/// Each hop's write time, host memory's copy to its peers (returned, per tier), the lags after the blocking
+/// write (the snapshot's peers, then each later hop in turn), the blocking write and the durable time.
+std::vector<double> plan_writes(CheckpointPlan& p, const std::vector<const TierSpec*>& chain, double uplink_gbps) {
+  std::vector<double> replicate(chain.size(), 0.0); // host_memory's copy to its peers, after its own hop
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    const TierSpec& t = *chain[i];
+    p.hop_s.push_back(hop_s(t, p.size_bytes, p.gpus, p.racks, uplink_gbps, true));
+    if (t.kind == TierKind::HOST_MEMORY && t.peer_replicas > 0)
+      replicate[i] = t.peer_replicas * (p.size_bytes / p.gpus) / bytes_per_s(t.replicate_gbps);
+  }
+  // Lags after the blocking write: the snapshot's peers, then each later hop in turn.
+  double t_end = 0;
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    t_end += (i == 0 ? 0.0 : p.hop_s[i]) + replicate[i];
+    p.lag_s.push_back(t_end);
+  }
+  p.write_s = p.async ? p.hop_s[0] : p.hop_s[0] + p.lag_s.back();
+  p.durable_s = p.hop_s[0] + p.lag_s.back();
+  if (!p.async) std::fill(p.lag_s.begin(), p.lag_s.end(), 0.0); // durable everywhere once training resumes
+  return replicate;
+}
+} // namespace
+
 CheckpointPlan plan_checkpoint(const workload::JobSpec& job, double size_bytes, const StorageSpec& storage,
                                const std::vector<failure::FailureModeSpec>& modes, int racks) {
   const std::vector<const TierSpec*> chain = chain_of(job, storage);
@@ -127,22 +131,7 @@ CheckpointPlan plan_checkpoint(const workload::JobSpec& job, double size_bytes, 
   p.gpus = gpus;
   p.racks = racks;
   p.uplink_gbps = storage.rack_uplink_gbps;
-  std::vector<double> replicate(chain.size(), 0.0); // host_memory's copy to its peers, after its own hop
-  for (std::size_t i = 0; i < chain.size(); ++i) {
-    const TierSpec& t = *chain[i];
-    p.hop_s.push_back(hop_s(t, size_bytes, gpus, racks, storage.rack_uplink_gbps, true));
-    if (t.kind == TierKind::HOST_MEMORY && t.peer_replicas > 0)
-      replicate[i] = t.peer_replicas * (size_bytes / gpus) / bytes_per_s(t.replicate_gbps);
-  }
-  // Lags after the blocking write: the snapshot's peers, then each later hop in turn.
-  double t_end = 0;
-  for (std::size_t i = 0; i < chain.size(); ++i) {
-    t_end += (i == 0 ? 0.0 : p.hop_s[i]) + replicate[i];
-    p.lag_s.push_back(t_end);
-  }
-  p.write_s = async ? p.hop_s[0] : p.hop_s[0] + p.lag_s.back();
-  p.durable_s = p.hop_s[0] + p.lag_s.back();
-  if (!async) std::fill(p.lag_s.begin(), p.lag_s.end(), 0.0); // durable everywhere once training resumes
+  const std::vector<double> replicate = plan_writes(p, chain, storage.rack_uplink_gbps);
 
   auto restore_from = [&](std::size_t i, bool node_lost) {
     const TierSpec& t = *chain[i];

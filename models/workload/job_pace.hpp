@@ -19,7 +19,7 @@
 #pragma once
 
 #include "models/fabric/fabric_comm_model.hpp"
-#include "models/workload/comm_model.hpp"
+#include "models/fabric/comm_model.hpp"
 #include "models/workload/spec.hpp"
 #include "models/workload/step_model.hpp"
 

@@ -15,6 +15,7 @@ using sim::KeyTable;
 using sim::Bounds;
 using sim::ValueType;
 
+// flat table: the jobs' key table, one KeyDef a key (STYLE.md: the allowed-key list and its docs).
 const KeyTable& job_keys() {
   static const KeyTable table{
       "jobs", "/jobs/*",

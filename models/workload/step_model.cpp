@@ -19,7 +19,7 @@ CommGroup StepModel::group(GroupAxis axis) const {
   const long long gpus = p.gpus();
   auto make = [&](int ranks, int stride) {
     ranks = std::max(1, ranks);
-    return CommGroup{axis, ranks, stride, ranks_per_domain(ranks, stride, domain_gpus_), gpus / ranks};
+    return CommGroup{axis, ranks, stride, fabric::ranks_per_domain(ranks, stride, domain_gpus_), gpus / ranks};
   };
   switch (axis) {
   case GroupAxis::TP: return make(p.tp, 1);

@@ -64,7 +64,7 @@
 #pragma once
 
 #include "models/hardware/spec.hpp"
-#include "models/workload/comm_model.hpp"
+#include "models/fabric/comm_model.hpp"
 #include "models/workload/memory_footprint.hpp"
 #include "models/workload/transformer_spec.hpp"
 
@@ -74,6 +74,15 @@
 #include <vector>
 
 namespace dcsim::workload {
+
+// The collective vocabulary every job's pace speaks (fabric/comm_model.hpp: it needs only hardware/, so it
+// sits below both the fabric's model of it and the workloads).
+using fabric::alpha_beta_params;
+using fabric::AlphaBetaCommModel;
+using fabric::Collective;
+using fabric::CommGroup;
+using fabric::CommModel;
+using fabric::GroupAxis;
 
 /// κ: bytes of HBM traffic per byte of activation written, per pass (written once, read once).
 inline constexpr double ELEMENTWISE_TRAFFIC_PER_BYTE = 2.0;

@@ -7,7 +7,7 @@
 // (ṁ·c_p = 1011.6 x 244.08 / 60,000 x 3970 = 16,337.6 W/K: a 9.960 K rise at design power). One measured
 // job, 1 s steps, checkpoints every 1,000 s of compute written in 10 s, restarts of 100 s.
 #include "models/cooling/rack_thermal.hpp"
-#include "models/workload/comm_model.hpp"
+#include "models/fabric/comm_model.hpp"
 #include "models/workload/step_model.hpp"
 #include "models/scenario.hpp"
 #include "tests/support/simulate.hpp"
@@ -293,7 +293,7 @@ TEST_CASE("a step onto the throttle curve: the clock is the rack's thermal fixed
         "cluster": {{ "racks": 4 }}, "cooling": {{ "facility_water_trace": [[0, 42], [10, 57]] }},
         "operations": {{ "restart_s": 100 }}, "jobs": [ {} ] }})",
                   model_job));
-  const workload::AlphaBetaCommModel comm(workload::alpha_beta_params(ms.hardware, scale_out_gbps(ms)));
+  const fabric::AlphaBetaCommModel comm(fabric::alpha_beta_params(ms.hardware, scale_out_gbps(ms)));
   workload::StepModel model(*ms.jobs[0].model, ms.hardware, comm);
   const double healthy = model.compute(1.0).step_time_s;
   const double hot = model.compute(th.clock_frac).step_time_s;

@@ -277,7 +277,7 @@ TEST_CASE("Cabinet Wrangler: rack availability from repairs, lifecycle states pa
 
 TEST_CASE("power shelves: a rack rides through its redundancy and goes down past it", "[scenario][ops][power]") {
   // 4 racks x 8 shelves, each failing at λ = 1/20000 h, down D = 60 s + 4 h. With 2 of redundancy
-  // (6 of 8 needed) a rack goes down at rate C(8,2)·6·λ·(λD)² per rack (power_shelf_domain.hpp): over
+  // (6 of 8 needed) a rack goes down at rate C(8,2)·6·λ·(λD)² per rack (failure/domains/power_shelf_domain.cpp): over
   // 4 racks and 2,000 h that is ~1e-5 outages, so no shelf failure interrupts the job, and the job's
   // expected MTBF is exactly 1 / (4 · 168 λ³ D²).
   const std::string shelf = R"({ "name": "shelf", "scope": "power_shelf", "mtbf_h": 20000, "repair_h": 4 })";

@@ -1,4 +1,5 @@
-// Test support: failure modes of a few scopes, as the storage tests ask which copies survive them.
+// Test support: failure modes of a few scopes, as the storage tests ask which copies survive them, and
+// an NVL72 rack with power shelves, as the failure domains' tests build one.
 #pragma once
 
 #include "models/cooling/spec.hpp"
@@ -26,5 +27,16 @@ inline const failure::FailureModeSpec RACK_FAULT =
 inline const failure::FailureModeSpec LINK_FAULT = failure_mode("link", failure::Domain::FABRIC, 0);
 inline const failure::FailureModeSpec LOOP_FAULT =
     failure_mode("loop", failure::Domain::COOLING, static_cast<int>(cooling::CoolingElement::LOOP));
+
+/// An NVL72 rack (72 GPUs, 4 per tray) with `shelves` power shelves of which `needed` must be up.
+inline hardware::HardwareSpec nvl72_with_shelves(int shelves, int needed) {
+  hardware::HardwareSpec h;
+  h.rack.kind = hardware::RackKind::NVL72;
+  h.rack.gpus = 72;
+  h.rack.gpus_per_tray = 4;
+  h.rack.power_shelves = shelves;
+  h.rack.power_shelves_needed = needed;
+  return h;
+}
 
 } // namespace dcsim::test

@@ -86,7 +86,7 @@ StepBenchRow measure(int gpus) {
   row.build_s = seconds_since(start);
 
   const workload::ModelJobSpec job = llama405b(row.dp);
-  fabric::FabricCommModel comm(*world.fabric(), workload::alpha_beta_params(s.hardware, scale_out_gbps(s)),
+  fabric::FabricCommModel comm(*world.fabric(), fabric::alpha_beta_params(s.hardware, scale_out_gbps(s)),
                                s.hardware.gpu.nic_efficiency_frac, [gpus] {
                                  std::vector<int> ranks; // the usable GPUs of consecutive racks
                                  for (int g = 0; g < gpus; ++g)

@@ -29,7 +29,7 @@ cost::CostModel scenario_cost_model(const Scenario& s, bool& gpu_priced) {
     const hardware::Layout layout(s.hardware, s.cluster);
     counts = fabric::ClosGraph(fabric::ClosPlan(*s.fabric, layout)).counts();
   }
-  return cost::make_cost_model(s, prices, counts ? &*counts : nullptr);
+  return cost::make_cost_model(cost_plant(s), prices, counts ? &*counts : nullptr);
 }
 
 std::string bill_text(const cost::Bill& bill, const std::string& area) {

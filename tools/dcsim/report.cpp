@@ -527,33 +527,88 @@ std::string rack_grid_svg(const std::vector<RackCell>& cells) {
   return out + "\n</svg>\n";
 }
 
+/// The rack grid's cells from racks.csv (none when the run wrote none, or it lacks the columns: `note` says).
+std::vector<RackCell> cells_from_racks_csv(const std::filesystem::path& dir, std::string& note) {
+  std::vector<RackCell> cells;
+  if (!sim::any_variant(dir / "racks.csv")) return cells;
+  const auto racks = optional_csv(dir / "racks.csv", note);
+  if (racks && racks->column("rack") && racks->column("availability_frac")) {
+    const auto rack = *racks->column("rack"), avail = *racks->column("availability_frac");
+    const auto loop = racks->column("loop");
+    std::map<std::string, std::pair<double, double>> sums; // rack -> (sum, n)
+    std::map<std::string, std::string> loops;
+    std::vector<std::string> order = ordered_unique(*racks, rack);
+    for (const auto& row : racks->rows) {
+      const double v = num(row, avail);
+      if (!std::isnan(v)) sums[row[rack]].first += v, sums[row[rack]].second += 1;
+      if (loop) loops[row[rack]] = "loop " + row[*loop];
+    }
+    for (const auto& r : order)
+      cells.push_back({r, sums[r].second > 0 ? sums[r].first / sums[r].second : NaN, NaN, loops[r]});
+  } else if (racks) {
+    note = "racks.csv has no rack and availability_frac columns; derived from events.csv instead.";
+  }
+  return cells;
+}
+
+/// Down GPU-hours and failures of each rack (by name), summed over the replicas events.csv holds.
+struct RackDowntime {
+  std::map<std::string, double> down_gpu_h, failures;
+  std::size_t replicas = 0;
+};
+
+/// From failure → repair_done pairs of each component in events.csv, weighted by the GPUs it holds;
+/// failures still open at the end count until `duration_h`.
+RackDowntime downtime_from_events(const sim::CsvDocument& events, const hardware::RackSpec& rack_spec,
+                                  double duration_h) {
+  RackDowntime d;
+  std::set<std::string> replicas_seen;
+  std::map<std::string, double>& down_gpu_h = d.down_gpu_h;
+  std::map<std::string, double>& failures = d.failures;
+  const int rack_gpus = rack_spec.gpus_per_rack();
+  const std::string label = "events.csv";
+  const auto replica = events.require_column("replica", label),
+             time = events.require_column("time_s", label), kind = events.require_column("kind", label),
+             component = events.require_column("component", label),
+             scope = events.require_column("scope", label);
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, int>>>
+      open; // (replica, component)
+  auto scope_gpus = [&](const std::string& s) {
+    if (s == "gpu") return 1;
+    if (s == "tray" || s == "node") return rack_spec.node_gpus();
+    if (s == "rack") return rack_gpus;
+    return 0;
+  };
+  auto rack_of = [](const std::string& c) { return c.substr(0, c.find('/')); };
+  for (const auto& row : events.rows) {
+    replicas_seen.insert(row[replica]);
+    const std::string& k = row[kind];
+    if (k == "failure" && row[component].rfind("rack", 0) == 0) {
+      open[{row[replica], row[component]}].push_back({num(row, time), scope_gpus(row[scope])});
+      failures[rack_of(row[component])] += 1;
+    } else if (k == "repair_done") {
+      auto it = open.find({row[replica], row[component]});
+      if (it == open.end() || it->second.empty()) continue;
+      const auto [t0, gpus] = it->second.front();
+      it->second.erase(it->second.begin());
+      down_gpu_h[rack_of(row[component])] += (num(row, time) - t0) / 3600.0 * gpus;
+    }
+  }
+  for (const auto& [key, list] : open) // unrepaired at the end
+    for (const auto& [t0, gpus] : list)
+      down_gpu_h[rack_of(key.second)] += std::max(0.0, duration_h - t0 / 3600.0) * gpus;
+  d.replicas = replicas_seen.size();
+  return d;
+}
+
 std::string rack_grid_section(const std::filesystem::path& dir, const std::optional<Scenario>& scenario,
                               const sim::Json& document) {
   std::string out = "<section id=\"rack-grid\"><h2>Racks</h2>\n";
-  std::vector<RackCell> cells;
   std::string source;
   std::string note;
   // racks.csv, when a run writes it, is the better source.
-  if (sim::any_variant(dir / "racks.csv")) {
-    const auto racks = optional_csv(dir / "racks.csv", note);
-    if (racks && racks->column("rack") && racks->column("availability_frac")) {
-      const auto rack = *racks->column("rack"), avail = *racks->column("availability_frac");
-      const auto loop = racks->column("loop");
-      std::map<std::string, std::pair<double, double>> sums; // rack -> (sum, n)
-      std::map<std::string, std::string> loops;
-      std::vector<std::string> order = ordered_unique(*racks, rack);
-      for (const auto& row : racks->rows) {
-        const double v = num(row, avail);
-        if (!std::isnan(v)) sums[row[rack]].first += v, sums[row[rack]].second += 1;
-        if (loop) loops[row[rack]] = "loop " + row[*loop];
-      }
-      for (const auto& r : order)
-        cells.push_back({r, sums[r].second > 0 ? sums[r].first / sums[r].second : NaN, NaN, loops[r]});
-      source = "racks.csv";
-    } else if (racks) {
-      note = "racks.csv has no rack and availability_frac columns; derived from events.csv instead.";
-    }
-  }
+  std::vector<RackCell> cells = cells_from_racks_csv(dir, note);
+  if (!cells.empty()) source = "racks.csv";
   if (cells.empty()) {
     // Derived: down GPU-time of each rack from failure → repair_done pairs in events.csv.
     std::string events_note;
@@ -568,42 +623,9 @@ std::string rack_grid_section(const std::filesystem::path& dir, const std::optio
     const int racks = scenario->cluster.racks;
     const double duration_h = scenario->duration_h;
     const int rack_gpus = rack_spec.gpus_per_rack();
-    std::map<std::string, double> down_gpu_h, failures;
-    std::set<std::string> replicas_seen;
-    if (events) {
-      const std::string label = "events.csv";
-      const auto replica = events->require_column("replica", label),
-                 time = events->require_column("time_s", label), kind = events->require_column("kind", label),
-                 component = events->require_column("component", label),
-                 scope = events->require_column("scope", label);
-      std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, int>>>
-          open; // (replica, component)
-      auto scope_gpus = [&](const std::string& s) {
-        if (s == "gpu") return 1;
-        if (s == "tray" || s == "node") return rack_spec.node_gpus();
-        if (s == "rack") return rack_gpus;
-        return 0;
-      };
-      auto rack_of = [](const std::string& c) { return c.substr(0, c.find('/')); };
-      for (const auto& row : events->rows) {
-        replicas_seen.insert(row[replica]);
-        const std::string& k = row[kind];
-        if (k == "failure" && row[component].rfind("rack", 0) == 0) {
-          open[{row[replica], row[component]}].push_back({num(row, time), scope_gpus(row[scope])});
-          failures[rack_of(row[component])] += 1;
-        } else if (k == "repair_done") {
-          auto it = open.find({row[replica], row[component]});
-          if (it == open.end() || it->second.empty()) continue;
-          const auto [t0, gpus] = it->second.front();
-          it->second.erase(it->second.begin());
-          down_gpu_h[rack_of(row[component])] += (num(row, time) - t0) / 3600.0 * gpus;
-        }
-      }
-      for (const auto& [key, list] : open) // unrepaired at the end
-        for (const auto& [t0, gpus] : list)
-          down_gpu_h[rack_of(key.second)] += std::max(0.0, duration_h - t0 / 3600.0) * gpus;
-    }
-    const double n = std::max<double>(1.0, static_cast<double>(replicas_seen.size()));
+    const RackDowntime downtime = events ? downtime_from_events(*events, rack_spec, duration_h) : RackDowntime{};
+    std::map<std::string, double> down_gpu_h = downtime.down_gpu_h, failures = downtime.failures;
+    const double n = std::max<double>(1.0, static_cast<double>(downtime.replicas));
     int per_loop = 0;
     if (const auto* cooling =
             document.is_object() && document.contains("cooling") ? &document.at("cooling") : nullptr;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -98,11 +99,8 @@ template <class Px, class Py> std::string step_band(const Series& s, Px px, Py p
   return d;
 }
 
-} // namespace
-
-std::string line_chart(const LineChart& c) {
-  const double left = 64, right = 16, top = 28, bottom = 40;
-  const double w = c.width - left - right, h = c.height - top - bottom;
+/// The extent of the chart's finite points, bands included: {x0, x1, y0, y1} (infinite without data).
+std::array<double, 4> data_range(const LineChart& c) {
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
   for (const auto& s : c.series) {
     for (std::size_t i = 0; i < s.x.size(); ++i) {
@@ -114,21 +112,37 @@ std::string line_chart(const LineChart& c) {
       y1 = std::max({y1, s.y[i], hi});
     }
   }
-  // Several series: a legend under the chart, as many names per row as fit (never over the lines).
+  return {x0, x1, y0, y1};
+}
+
+/// Several series: a legend under the chart, as many names per row as fit (never over the lines); `rows`
+/// is set to its rows (0 for one series).
+std::string legend_of(const LineChart& c, double left, int& rows) {
   std::string legend;
-  int legend_rows = 0;
-  if (c.series.size() > 1) {
-    double lx = left, ly = c.height + 8.0;
-    legend_rows = 1;
-    for (std::size_t k = 0; k < c.series.size(); ++k) {
-      const double item = 26 + 6.5 * static_cast<double>(c.series[k].name.size());
-      if (lx > left && lx + item > c.width) lx = left, ly += 16, ++legend_rows;
-      legend += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"4\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
-                            "class=\"legend\">{}</text>\n",
-                            num(lx), num(ly - 5), palette(k), num(lx + 16), num(ly), escape(c.series[k].name));
-      lx += item;
-    }
+  rows = 0;
+  if (c.series.size() <= 1) return legend;
+  double lx = left, ly = c.height + 8.0;
+  rows = 1;
+  for (std::size_t k = 0; k < c.series.size(); ++k) {
+    const double item = 26 + 6.5 * static_cast<double>(c.series[k].name.size());
+    if (lx > left && lx + item > c.width) lx = left, ly += 16, ++rows;
+    legend += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"4\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
+                          "class=\"legend\">{}</text>\n",
+                          num(lx), num(ly - 5), palette(k), num(lx + 16), num(ly), escape(c.series[k].name));
+    lx += item;
   }
+  return legend;
+}
+
+} // namespace
+
+std::string line_chart(const LineChart& c) {
+  const double left = 64, right = 16, top = 28, bottom = 40;
+  const double w = c.width - left - right, h = c.height - top - bottom;
+  const std::array<double, 4> range = data_range(c);
+  double x0 = range[0], x1 = range[1], y0 = range[2], y1 = range[3];
+  int legend_rows = 0;
+  const std::string legend = legend_of(c, left, legend_rows);
   const int height = c.height + 16 * legend_rows;
   std::string out = fmt::format(
       "<svg class=\"chart\" id=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "

@@ -401,12 +401,12 @@ TEST_CASE("cost: storage capital from the storage tiers, facility power from the
        "operations={\"repair_crews\": 2}"});
   INFO(hgx.errors);
   REQUIRE(hgx.scenario);
-  CHECK(cost::rack_facility_power_w(*hgx.scenario->cost, *hgx.scenario) == Approx(40800.0).epsilon(1e-12));
+  CHECK(cost::rack_facility_power_w(*hgx.scenario->cost, cost_plant(*hgx.scenario)) == Approx(40800.0).epsilon(1e-12));
   Scenario hot = *hgx.scenario;
   hot.hardware.gpu.power_w = 1000;
-  CHECK(cost::rack_facility_power_w(*hot.cost, hot) == Approx(50400.0).epsilon(1e-12));
+  CHECK(cost::rack_facility_power_w(*hot.cost, cost_plant(hot)) == Approx(50400.0).epsilon(1e-12));
   hot.cost->rack_power_kw = 30;
-  CHECK(cost::rack_facility_power_w(*hot.cost, hot) == 30000);
+  CHECK(cost::rack_facility_power_w(*hot.cost, cost_plant(hot)) == 30000);
 }
 
 TEST_CASE("cost: a service pays its GPU-hours and the energy no training job drew", "[unit][cost]") {

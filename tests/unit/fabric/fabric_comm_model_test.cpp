@@ -14,9 +14,6 @@
 using namespace dcsim;
 using namespace dcsim::fabric;
 using namespace dcsim::fabric::test;
-using workload::Collective;
-using workload::CommGroup;
-using workload::GroupAxis;
 
 namespace {
 
@@ -24,7 +21,7 @@ constexpr double GPU_BYTES_PER_S = 8 * 25e9;
 constexpr double NIC_EFFICIENCY = 0.8;
 constexpr int RANKS_PER_RACK = 64;
 
-workload::AlphaBetaCommModel::Params params() {
+AlphaBetaCommModel::Params params() {
   return {.nvlink_bytes_per_s = 1e12, .nvlink_latency_s = 1e-6, .scale_out_bytes_per_s = 1.0,
           .scale_out_latency_s = 5e-6};
 }
@@ -44,9 +41,9 @@ CommGroup dp_group() { return {GroupAxis::DP, 4, RANKS_PER_RACK, 1, RANKS_PER_RA
 
 /// The alpha-beta formulas with the scale-out bandwidth the fabric should give.
 double expected_s(Collective kind, const CommGroup& g, double bytes, double b_net) {
-  workload::AlphaBetaCommModel::Params p = params();
+  AlphaBetaCommModel::Params p = params();
   p.scale_out_bytes_per_s = b_net * NIC_EFFICIENCY;
-  return workload::AlphaBetaCommModel(p).time_s(kind, g, bytes);
+  return AlphaBetaCommModel(p).time_s(kind, g, bytes);
 }
 
 } // namespace
@@ -82,7 +79,7 @@ TEST_CASE("a failed plane of eight costs a DP ring 1/8 of its bandwidth, once th
   CHECK(comm.measured_bytes_per_s(Collective::REDUCE_SCATTER, g) == Approx(GPU_BYTES_PER_S * 7 / 8).epsilon(1e-6));
   CHECK(comm.flows_played() == 4 + 8); // the first group and the degraded one
   // With no latency, the bandwidth term alone: 8/7 of the healthy time.
-  workload::AlphaBetaCommModel::Params p = params();
+  AlphaBetaCommModel::Params p = params();
   p.scale_out_latency_s = 0;
   FabricCommModel no_latency(*b.fabric, p, NIC_EFFICIENCY, placement(4));
   no_latency.set_scale_out_bw_frac(7.0 / 8);
@@ -142,7 +139,7 @@ TEST_CASE("expert all-to-all across two racks and pipeline sends are played as t
   // Within one domain: NVLink, no probe.
   const CommGroup tp{GroupAxis::TP, 8, 1, 8, 32};
   CHECK(comm.time_s(Collective::ALL_REDUCE, tp, 1e9) ==
-        Approx(workload::AlphaBetaCommModel(params()).time_s(Collective::ALL_REDUCE, tp, 1e9)));
+        Approx(AlphaBetaCommModel(params()).time_s(Collective::ALL_REDUCE, tp, 1e9)));
   CHECK(comm.probes() == 1);
 }
 
@@ -161,7 +158,7 @@ TEST_CASE("run_in_child returns the child's answer and its exception, and the pa
 TEST_CASE("halving the fabric's port speed doubles a DP reduce-scatter's bandwidth term, as alpha-beta says",
           "[fabric][comm]") {
   Bench b(make_spec(8, 100, 2, 64)); // 8 x 100G: 1e11 B/s per GPU, half the other tests' fabric
-  workload::AlphaBetaCommModel::Params p = params();
+  AlphaBetaCommModel::Params p = params();
   p.scale_out_latency_s = 0; // the bandwidth term alone
   FabricCommModel comm(*b.fabric, p, NIC_EFFICIENCY, placement(4));
   CHECK(comm.measured_bytes_per_s(Collective::REDUCE_SCATTER, dp_group()) == Approx(GPU_BYTES_PER_S / 2).epsilon(1e-6));

@@ -1,25 +1,20 @@
-// Failure domains: populations, names, the rate a mode adds to a job (lemons included), and the power
-// shelf domain's redundancy.
-#include "models/failure/failure_domain.hpp"
-#include "models/failure/power_shelf_domain.hpp"
+// Failure domains: the registry (every domain file registered, in rank order, its scope words and their
+// reach), and the rate a mode adds to a job (lemons included). Each domain's own tests are in domains/.
+#include "models/failure/domain_registry.hpp"
+#include "tests/support/failure_modes.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 using namespace dcsim;
 using namespace dcsim::failure;
 
 namespace {
-hardware::HardwareSpec nvl72(int shelves, int needed) {
-  hardware::HardwareSpec h;
-  h.rack.kind = hardware::RackKind::NVL72;
-  h.rack.gpus = 72;
-  h.rack.gpus_per_tray = 4;
-  h.rack.power_shelves = shelves;
-  h.rack.power_shelves_needed = needed;
-  return h;
-}
+hardware::HardwareSpec nvl72(int shelves, int needed) { return test::nvl72_with_shelves(shelves, needed); }
 FailureModeSpec mode_of(Domain domain, int kind, double mtbf_h) {
   FailureModeSpec m;
   m.name = "m";
@@ -43,57 +38,53 @@ TEST_CASE("a job expects the fleet's mean unit rate, lemons included", "[failure
   tray.lemon_frac = 0.15;
   tray.lemon_factor = 6;
   CHECK(job_failure_rate_per_h({tray}, layout, domains, gpus) == Approx(1.75 * 36.0 / 1000).epsilon(1e-12));
-  CHECK(domains[static_cast<std::size_t>(Domain::HARDWARE)]->units(tray) == 4 * 18);
-  CHECK(domains[static_cast<std::size_t>(Domain::FABRIC)] == nullptr); // no fabric in this scenario
+  REQUIRE(domains.find(Domain::HARDWARE) != nullptr);
+  CHECK(domains.find(Domain::HARDWARE)->units(tray) == 4 * 18);
+  CHECK(domains.find(Domain::POWER) != nullptr);      // nvl72 racks have power shelves
+  CHECK(domains.find(Domain::FABRIC) == nullptr);     // no fabric in this scenario
+  FailureModeSpec leaf = mode_of(Domain::FABRIC, static_cast<int>(fabric::ElementKind::LEAF), 1000);
+  CHECK_THROWS_WITH(domains.of(leaf), "failure mode m: the scenario has no fabric domain (the scenario checks should "
+                                      "have said so)");
 }
 
-TEST_CASE("a rack rides through its redundant power shelves and goes down past them", "[failure][domain][power]") {
-  const auto hw = nvl72(8, 6); // two shelves of redundancy
-  const hardware::Layout layout(hw, hardware::ClusterSpec{3});
-  std::vector<std::pair<int, bool>> changes;
-  PowerShelfDomain power(hw.rack, layout, [&](int rack, bool down) { changes.emplace_back(rack, down); });
-  const FailureModeSpec shelf = mode_of(Domain::POWER, static_cast<int>(PowerUnit::SHELF), 1000);
-  CHECK(power.units(shelf) == 24);
-  CHECK(power.unit_name(shelf, 8 + 5) == "rack0001/shelf5");
-  auto fail = [&](int unit) {
-    Failure f;
-    f.unit = unit;
-    std::vector<int> cut;
-    power.strike(shelf, f, cut);
-    return cut;
+TEST_CASE("every domain file is registered once, in rank order, with its scope words", "[failure][domain]") {
+  // A new domain file adds itself to these lists: the built-in ones must stay, in this relative order.
+  auto in_order = [](const std::vector<std::string>& all, const std::vector<std::string>& wanted) {
+    std::size_t next = 0;
+    for (const auto& name : all)
+      if (next < wanted.size() && name == wanted[next]) ++next;
+    return next == wanted.size();
   };
-  CHECK(fail(8).empty());
-  CHECK(fail(9).empty());
-  const auto cut = fail(10); // the third shelf of rack 1: 5 < 6 needed
-  REQUIRE(cut.size() == 72);
-  CHECK(cut.front() == 72);
-  CHECK(cut.back() == 143);
-  CHECK(fail(11).empty()); // already down
-  CHECK(changes == std::vector<std::pair<int, bool>>{{1, true}});
-  Failure back;
-  back.unit = 11;
-  power.restore(shelf, back); // 5 up: still down
-  CHECK(power.rack_down(1));
-  back.unit = 10;
-  power.restore(shelf, back); // 6 up: back
-  CHECK_FALSE(power.rack_down(1));
-  CHECK(changes == std::vector<std::pair<int, bool>>{{1, true}, {1, false}});
+  std::vector<std::string> names;
+  int last_rank = -1;
+  for (const DomainEntry* e : failure_domain_entries()) {
+    names.emplace_back(e->domain.name());
+    CHECK(e->rank > last_rank); // ranks are distinct: listings do not depend on file names
+    last_rank = e->rank;
+  }
+  // the five files of models/failure/domains/, by rank (not by file name: power_shelf_domain.cpp is "power")
+  CHECK(in_order(names, {"hardware", "fabric", "cooling", "power", "storage"}));
+  std::vector<std::string> words;
+  for (const ScopeWord& w : scope_words()) {
+    CHECK(std::find(words.begin(), words.end(), w.word) == words.end()); // a word names one unit kind
+    words.emplace_back(w.word);
+    CHECK(domain_entry(w.domain).domain == w.domain); // every word's domain is registered
+  }
+  CHECK(in_order(words, {"gpu", "tray", "node", "rack", "nic_port", "link", "leaf", "spine", "core", "branch", "valve",
+                         "pump", "loop", "facility", "power_shelf", "object_store"}));
+  CHECK_THROWS_WITH(domain_entry(Domain("toy")), "no failure domain registered as toy");
 }
 
-TEST_CASE("a rack's outage rate is the k-out-of-n first-order term", "[failure][domain][power]") {
-  const hardware::Layout layout(nvl72(8, 7), hardware::ClusterSpec{2});
-  FailureModeSpec shelf = mode_of(Domain::POWER, static_cast<int>(PowerUnit::SHELF), 10000);
-  shelf.detect_s = 0;
-  shelf.repair_h = 10;
-  const std::vector<int> one_rack{0, 1, 71};
-  const double l = 1e-4;
-  // n = 8, r = 1: C(8,1) (8 - 1) λ (λ D) = 56 λ² D
-  CHECK(PowerShelfDomain(nvl72(8, 7).rack, layout).job_rate_per_h(shelf, l, one_rack) ==
-        Approx(56 * l * l * 10).epsilon(1e-12));
-  // r = 0: every shelf failure takes the rack down: n λ per rack, two racks
-  CHECK(PowerShelfDomain(nvl72(8, 8).rack, layout).job_rate_per_h(shelf, l, {0, 72}) ==
-        Approx(2 * 8 * l).epsilon(1e-12));
-  // r = 2: C(8,2) (8 - 2) λ (λ D)² = 168 λ³ D²
-  CHECK(PowerShelfDomain(nvl72(8, 6).rack, layout).job_rate_per_h(shelf, l, one_rack) ==
-        Approx(168 * std::pow(l, 3) * 100).epsilon(1e-12));
+TEST_CASE("a failure's reach is its scope word's: what copies kept on hosts it loses", "[failure][domain]") {
+  // storage/checkpoint_plan.cpp keeps a host-memory copy only where the failure does not reach it.
+  CHECK(reach_of(mode_of(Domain::HARDWARE, static_cast<int>(hardware::Scope::GPU), 1)) == Reach::HOST);
+  CHECK(reach_of(mode_of(Domain::HARDWARE, static_cast<int>(hardware::Scope::NODE), 1)) == Reach::TRAY);
+  CHECK(reach_of(mode_of(Domain::HARDWARE, static_cast<int>(hardware::Scope::RACK), 1)) == Reach::RACK);
+  CHECK(reach_of(mode_of(Domain::FABRIC, static_cast<int>(fabric::ElementKind::SPINE), 1)) == Reach::NOTHING);
+  CHECK(reach_of(mode_of(Domain::COOLING, static_cast<int>(cooling::CoolingElement::VALVE), 1)) == Reach::RACK);
+  CHECK(reach_of(mode_of(Domain::COOLING, static_cast<int>(cooling::CoolingElement::LOOP), 1)) == Reach::MANY_RACKS);
+  CHECK(reach_of(mode_of(Domain::POWER, static_cast<int>(PowerUnit::SHELF), 1)) == Reach::RACK);
+  CHECK(reach_of(mode_of(Domain::STORAGE, 0, 1)) == Reach::NOTHING);
+  CHECK_THROWS_WITH(reach_of(mode_of(Domain::STORAGE, 3, 1)), "failure mode m: no scope word of domain storage has "
+                                                              "unit kind 3");
 }

@@ -1,7 +1,7 @@
 // Step-time model: calibration on Megatron-LM SC'21 Table 1, pipeline bubble, alpha-beta DP exposure,
 // degraded scale-out bandwidth, caching by state signature.
 #include "models/hardware/spec.hpp"
-#include "models/workload/comm_model.hpp"
+#include "models/fabric/comm_model.hpp"
 #include "models/workload/step_model.hpp"
 #include "models/workload/transformer_flops.hpp"
 

@@ -7,9 +7,7 @@
 // through it slow down and share less. No GPU goes down and no job is interrupted,
 // so the expected rate of interruptions it adds to a job is 0; what it costs shows as checkpoints lost
 // to later failures and longer restores.
-#pragma once
-
-#include "models/failure/failure_domain.hpp"
+#include "models/failure/domain_registry.hpp"
 
 #include <functional>
 #include <string>
@@ -17,6 +15,8 @@
 #include <vector>
 
 namespace dcsim::failure {
+
+namespace {
 
 class StorageDomain final : public FailureDomain {
 public:
@@ -44,5 +44,32 @@ private:
   std::vector<std::string> names_;
   StoreChanged changed_;
 };
+
+constexpr Domain D = Domain::STORAGE;
+
+} // namespace
+
+const DomainEntry& storage_domain_entry() {
+  // An object store out of reach keeps its copies: a failure takes nothing with it.
+  static const DomainEntry entry{
+      D,
+      50,
+      {{"object_store", D, 0, Reach::NOTHING}},
+      "with storage, object_store (one of the /storage object_store tiers is unreachable until repaired: drains "
+      "and restores through it fail)",
+      [](const ScopeContext& c, std::string_view) -> std::string {
+        return c.has_object_store ? ""
+                                  : "is a storage element: the scenario needs an object_store tier in /storage/tiers";
+      },
+      [](const sim::Node& m, const FailureModeSpec& mode) {
+        if (mode.kind != FaultKind::FAIL_STOP)
+          m.problem("kind", "object stores fail stop (out of reach, or degraded with storage_bandwidth_frac)");
+      },
+      [](const DomainContext& c) -> std::unique_ptr<FailureDomain> {
+        if (c.object_stores.empty()) return nullptr;
+        return std::make_unique<StorageDomain>(c.object_stores, c.hooks.object_store);
+      }};
+  return entry;
+}
 
 } // namespace dcsim::failure

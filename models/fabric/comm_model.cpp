@@ -1,4 +1,4 @@
-#include "models/workload/comm_model.hpp"
+#include "models/fabric/comm_model.hpp"
 
 #include "sim/units.hpp"
 
@@ -6,7 +6,7 @@
 #include <bit>
 #include <cmath>
 
-namespace dcsim::workload {
+namespace dcsim::fabric {
 
 std::string_view collective_name(Collective kind) {
   switch (kind) {
@@ -92,4 +92,4 @@ AlphaBetaCommModel::Params alpha_beta_params(const hardware::HardwareSpec& hardw
   };
 }
 
-} // namespace dcsim::workload
+} // namespace dcsim::fabric

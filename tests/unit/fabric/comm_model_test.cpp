@@ -1,9 +1,9 @@
-// Alpha-beta collective costs, against hand calculations (formulas in models/workload/comm_model.hpp).
-#include "models/workload/comm_model.hpp"
+// Alpha-beta collective costs, against hand calculations (formulas in models/fabric/comm_model.hpp).
+#include "models/fabric/comm_model.hpp"
 
 #include <catch2/catch.hpp>
 
-using namespace dcsim::workload;
+using namespace dcsim::fabric;
 
 namespace {
 // 100 GB/s NVLink with 1 µs steps, 10 GB/s network with 5 µs steps.
@@ -11,7 +11,7 @@ AlphaBetaCommModel model() { return AlphaBetaCommModel({100e9, 1e-6, 10e9, 5e-6}
 CommGroup group(int ranks, int per_domain) { return CommGroup{GroupAxis::DP, ranks, 1, per_domain, 1}; }
 } // namespace
 
-TEST_CASE("unit: workload: ranks of a group sharing an NVLink domain") {
+TEST_CASE("unit: fabric: ranks of a group sharing an NVLink domain") {
   CHECK(ranks_per_domain(8, 1, 8) == 8);   // tp 8 in an HGX server
   CHECK(ranks_per_domain(32, 1, 8) == 8);  // dp 32 with tp 1: 8 per server
   CHECK(ranks_per_domain(128, 8, 72) == 9); // dp with tp 8 in a 72-GPU rack
@@ -21,7 +21,7 @@ TEST_CASE("unit: workload: ranks of a group sharing an NVLink domain") {
   CHECK(ranks_per_domain(1, 1, 8) == 1);
 }
 
-TEST_CASE("unit: workload: alpha-beta collective times") {
+TEST_CASE("unit: fabric: alpha-beta collective times") {
   const AlphaBetaCommModel m = model();
   const double S = 1e9;
   // One domain of 8: ring all-reduce 2·(7·1 µs + 7/8·S/100 GB/s) = 2·(7e-6 + 8.75e-3).
@@ -46,7 +46,7 @@ TEST_CASE("unit: workload: alpha-beta collective times") {
   CHECK(m.time_s(Collective::ALL_REDUCE, group(1, 1), S) == 0);
 }
 
-TEST_CASE("unit: workload: the state signature follows the scale-out bandwidth") {
+TEST_CASE("unit: fabric: the state signature follows the scale-out bandwidth") {
   AlphaBetaCommModel m = model();
   const auto healthy = m.state_signature();
   m.set_scale_out_bw_frac(7.0 / 8.0);

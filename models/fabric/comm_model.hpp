@@ -1,6 +1,6 @@
 // Collective communication time: the interface the step-time model asks, and an alpha-beta model of it.
 //
-// The step model (step_model.hpp) describes each communication of a training step as a collective of a
+// The step model (workload/step_model.hpp) describes each communication of a training step as a collective of a
 // kind over a group of the job's GPUs, with a byte count, and asks a CommModel for its duration. Two
 // implementations: AlphaBetaCommModel below (closed form, engine-free), and fabric::FabricCommModel
 // (models/fabric/fabric_comm_model.hpp), which uses the same formulas with the scale-out bandwidth
@@ -42,7 +42,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace dcsim::workload {
+namespace dcsim::fabric {
 
 enum class Collective { ALL_REDUCE, REDUCE_SCATTER, ALL_GATHER, ALL_TO_ALL, SEND_RECV };
 std::string_view collective_name(Collective kind);
@@ -107,4 +107,4 @@ private:
 /// has a fabric) or else hardware.gpu.nic_gbps, achievable fractions and latencies from hardware.gpu.
 AlphaBetaCommModel::Params alpha_beta_params(const hardware::HardwareSpec& hardware, double scale_out_gbps = 0);
 
-} // namespace dcsim::workload
+} // namespace dcsim::fabric
