@@ -60,6 +60,31 @@ bool is_inside(const std::filesystem::path& folder, const std::filesystem::path&
   return t != target.end();
 }
 
+/// Walks a CSV text line by line (`number` is the current line): blank lines and # comments are skipped,
+/// the first other line must be `header_text` (spaces ignored; else `bad_header()`), and `on_row(row)`
+/// gets each later line, trimmed.
+void for_each_csv_row(const std::string& text, const std::string& header_text, int& number,
+                      const std::function<void()>& bad_header, const std::function<void(const std::string&)>& on_row) {
+  bool header = false;
+  for (std::size_t start = 0; start < text.size();) {
+    auto stop = text.find('\n', start);
+    if (stop == std::string::npos) stop = text.size();
+    const std::string row = trim(std::string_view(text).substr(start, stop - start));
+    start = stop + 1;
+    ++number;
+    if (row.empty() || row.front() == '#') continue;
+    if (!header) {
+      header = true;
+      std::string compact;
+      for (char c : row)
+        if (c != ' ' && c != '\t') compact += c;
+      if (compact != header_text) bad_header();
+      continue;
+    }
+    on_row(row);
+  }
+}
+
 /// The text of the file named by the string `key` at `pointer` (relative paths from the scenario file's
 /// directory, inside its folder unless allowed); nullopt with a problem at that key when it cannot be read.
 std::optional<std::string> read_named_file(const sim::Json& key, const std::string& pointer, const std::string& file,
@@ -104,44 +129,32 @@ std::optional<std::vector<std::pair<double, double>>> read_trace_file(const sim:
   std::vector<std::pair<double, double>> trace;
   const std::size_t before = problems.size();
   int number = 0;
-  bool header = false;
   double previous_time = -1;
   auto bad = [&](const std::string& message, const std::string& got) {
     problems.add_raw({pointer, fmt::format("{} line {}: {}", shown, number, message), got});
   };
-  for (std::size_t start = 0; start < text.size();) {
-    auto stop = text.find('\n', start);
-    if (stop == std::string::npos) stop = text.size();
-    const std::string row = trim(std::string_view(text).substr(start, stop - start));
-    start = stop + 1;
-    ++number;
-    if (row.empty() || row.front() == '#') continue;
-    if (!header) {
-      header = true;
-      std::string compact;
-      for (char c : row)
-        if (c != ' ' && c != '\t') compact += c;
-      if (compact != header_text) bad(fmt::format("the header must be {}", header_text), {});
-      continue;
-    }
-    const auto comma = row.find(',');
-    if (comma == std::string::npos || row.find(',', comma + 1) != std::string::npos) {
-      bad("expected two fields: " + header_text, {});
-      continue;
-    }
-    const std::string time_text = trim(row.substr(0, comma));
-    const std::string value_text = trim(row.substr(comma + 1));
-    double t = 0, v = 0;
-    const bool t_ok = parse_double(time_text, t);
-    const bool v_ok = parse_double(value_text, v);
-    if (!t_ok) bad("time_h must be a finite number", cell_excerpt(time_text));
-    if (!v_ok) bad(format.value + " must be a finite number", cell_excerpt(value_text));
-    if (!t_ok || !v_ok) continue;
-    if (auto e = format.check_time(previous_time, t); !e.empty()) bad("time_h " + e, sim::excerpt(time_text, 40));
-    if (auto e = format.check_value(v); !e.empty()) bad(format.value + " " + e, sim::excerpt(value_text, 40));
-    previous_time = t;
-    trace.emplace_back(t, v);
-  }
+  for_each_csv_row(text, header_text, number, [&] { bad(fmt::format("the header must be {}", header_text), {}); },
+                   [&](const std::string& row) {
+                     const auto comma = row.find(',');
+                     if (comma == std::string::npos || row.find(',', comma + 1) != std::string::npos) {
+                       bad("expected two fields: " + header_text, {});
+                       return;
+                     }
+                     const std::string time_text = trim(row.substr(0, comma));
+                     const std::string value_text = trim(row.substr(comma + 1));
+                     double t = 0, v = 0;
+                     const bool t_ok = parse_double(time_text, t);
+                     const bool v_ok = parse_double(value_text, v);
+                     if (!t_ok) bad("time_h must be a finite number", cell_excerpt(time_text));
+                     if (!v_ok) bad(format.value + " must be a finite number", cell_excerpt(value_text));
+                     if (!t_ok || !v_ok) return;
+                     if (auto e = format.check_time(previous_time, t); !e.empty())
+                       bad("time_h " + e, sim::excerpt(time_text, 40));
+                     if (auto e = format.check_value(v); !e.empty())
+                       bad(format.value + " " + e, sim::excerpt(value_text, 40));
+                     previous_time = t;
+                     trace.emplace_back(t, v);
+                   });
   if (problems.size() == before && trace.empty())
     problems.add(pointer, fmt::format("{} has no data rows (header {})", shown, header_text), &key);
   if (problems.size() != before) return std::nullopt;
@@ -186,25 +199,14 @@ void inline_job_trace(sim::Json& document, const std::string& file, const LoadOp
   sim::Json rows = sim::Json::array();
   const std::size_t before = problems.size();
   int number = 0;
-  bool header = false;
-  auto bad = [&](const std::string& message) { problems.add_raw({pointer, fmt::format("{} line {}: {}", shown, number, message), {}}); };
-  for (std::size_t start = 0; start < text->size();) {
-    auto stop = text->find('\n', start);
-    if (stop == std::string::npos) stop = text->size();
-    const std::string row = trim(std::string_view(*text).substr(start, stop - start));
-    start = stop + 1;
-    ++number;
-    if (row.empty() || row.front() == '#') continue;
-    if (!header) {
-      header = true;
-      std::string compact;
-      for (char c : row)
-        if (c != ' ' && c != '\t') compact += c;
-      if (compact != "arrival_h,gpus,work_h") bad("the header must be arrival_h,gpus,work_h");
-      continue;
-    }
-    if (auto cells = job_trace_row(row, bad)) rows.push_back(std::move(*cells));
-  }
+  auto bad = [&](const std::string& message) {
+    problems.add_raw({pointer, fmt::format("{} line {}: {}", shown, number, message), {}});
+  };
+  for_each_csv_row(
+      *text, "arrival_h,gpus,work_h", number, [&] { bad("the header must be arrival_h,gpus,work_h"); },
+      [&](const std::string& row) {
+        if (auto cells = job_trace_row(row, bad)) rows.push_back(std::move(*cells));
+      });
   if (problems.size() == before && rows.empty())
     problems.add(pointer, fmt::format("{} has no data rows (header arrival_h,gpus,work_h)", shown), &*key);
   if (problems.size() != before) return;
