@@ -1,10 +1,12 @@
 // Job streams: the generator's determinism and distribution, trace expansion, and located messages.
 #include "models/workload/job_stream.hpp"
+#include "sim/temp_dir.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <map>
 
 using namespace dcsim;
@@ -127,4 +129,28 @@ TEST_CASE("unit: workload: a job stream's problems are located in the stream") {
   const auto big = load({"job_stream.trace.0=[0, 256, 5]"});
   CHECK(big.errors.find("t.json: /job_stream/sizes_gpus: ") == 0);
   CHECK(big.errors.find("(in generated job stream0000, 256 GPUs)") != std::string::npos);
+}
+
+TEST_CASE("unit: workload: a job stream's trace file is read into its rows, and a bad line is located") {
+  const sim::TempDir dir(sim::temp_root(), "job-trace-");
+  std::ofstream(dir.path() / "jobs.csv") << "# tenants\narrival_h, gpus, work_h\n0,16,5\n1.5,32,2.25\n";
+  std::string doc = SCENARIO;
+  const std::string inline_trace = R"("trace": [ [0, 16, 5], [1.5, 32, 2.25] ])";
+  doc.replace(doc.find(inline_trace), inline_trace.size(), R"("trace_file": "jobs.csv")");
+  const std::string file = (dir.path() / "s.json").string();
+  const auto from_file = tools::load_scenario_text(doc, file);
+  INFO(from_file.errors);
+  REQUIRE(from_file.scenario);
+  const auto inline_loaded = load({});
+  REQUIRE(inline_loaded.scenario);
+  REQUIRE(from_file.scenario->jobs.size() == inline_loaded.scenario->jobs.size());
+  for (std::size_t i = 0; i < from_file.scenario->jobs.size(); ++i) {
+    CHECK(from_file.scenario->jobs[i].gpus == inline_loaded.scenario->jobs[i].gpus);
+    CHECK(from_file.scenario->jobs[i].arrival_h == inline_loaded.scenario->jobs[i].arrival_h);
+    CHECK(from_file.scenario->jobs[i].work_h == inline_loaded.scenario->jobs[i].work_h);
+  }
+  CHECK(from_file.document.at("job_stream").at("trace") == sim::Json::parse("[[0.0,16,5.0],[1.5,32,2.25]]"));
+  std::ofstream(dir.path() / "jobs.csv") << "arrival_h,gpus,work_h\n0,16,5\n1,3.5,2\n";
+  CHECK(tools::load_scenario_text(doc, file).errors ==
+        file + ": /job_stream/trace_file: jobs.csv line 3: gpus must be an integer\n");
 }
