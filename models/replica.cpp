@@ -26,6 +26,9 @@ Replica::Replica(World& world, int replica, std::function<void(double)> progress
       placement_(layout_->gpus(), static_cast<int>(s_->jobs.size())),
       scheduler_(*layout_, alloc_, queue_, log_) {
   rack_grouping_ = placement_.add_grouping(layout_->racks(), [this](int g) { return layout_->rack_of(g); });
+  alloc_.set_policy(s_->operations.placement, sched::placement_topology(world_->clos_plan(), layout_->domains()),
+                    sim::stream_seed(seed_, replica_, "placement/spread"));
+  spans_ = std::make_unique<sched::SpanRecorder>(world_->clos_plan());
   build_jobs();
   build_paces();
   build_domains();
@@ -206,7 +209,10 @@ void Replica::install_health_hooks() {
                               const std::string& to) {
     log_.add({queue_.now(), kind, to, kind == "gpu_swap" ? "gpu" : "domain",
               s_->jobs[static_cast<std::size_t>(job)].name, "replaces " + from});
-    if (kind == "domain_swap") ++result_.domain_swaps;
+    if (kind == "domain_swap") {
+      ++result_.domain_swaps;
+      spans_->record(job, alloc_.job_gpus(job));
+    }
     update_paces(false); // the job may have moved onto or off slow GPUs, lost bandwidth or degraded NVLink
   });
 }
@@ -222,7 +228,8 @@ void Replica::add_workloads_to_scheduler() {
     req.gpus = spec.gpus;
     req.min_gpus = static_cast<int>(std::ceil(spec.gpus * spec.min_gpus_frac));
     if (auto* job = workloads_.training(static_cast<int>(j))) {
-      req.control.place = [this, job](int gpus) {
+      req.control.place = [this, job, j](int gpus) {
+        spans_->record(static_cast<int>(j), alloc_.job_gpus(static_cast<int>(j)));
         job->place(gpus);
         update_paces(false); // its pace on the GPUs it got (slow GPUs, degraded links, placement)
       };
@@ -230,7 +237,8 @@ void Replica::add_workloads_to_scheduler() {
         job->request_stop(std::move(stopped));
       };
       req.control.release = [job] { job->release(); };
-      req.control.resize = [this, job](int gpus) {
+      req.control.resize = [this, job, j](int gpus) {
+        spans_->record(static_cast<int>(j), alloc_.job_gpus(static_cast<int>(j)));
         job->resize(gpus);
         update_paces(false);
       };
@@ -654,6 +662,11 @@ ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
     o.peak_flops_per_gpu = s_->hardware.gpu.peak_tflops_at(job.spec().model->model.precision) * 1e12;
   const double rate_per_h = world_->job_failure_rate_per_h()[j];
   o.expected_mtbf_h = rate_per_h > 0 ? 1.0 / rate_per_h : std::numeric_limits<double>::infinity();
+  if (const sched::JobSpan span = spans_->largest(static_cast<int>(j)); spans_->has_fabric() && span.planes > 0) {
+    o.span_leaves = span.leaves;
+    o.span_pods = span.pods;
+    o.span_planes = span.planes;
+  }
   return o;
 }
 

@@ -35,6 +35,7 @@
 #include "models/ledger/replica_result.hpp"
 #include "models/ops/mission_control.hpp"
 #include "models/sched/allocator.hpp"
+#include "models/sched/job_span.hpp"
 #include "models/sched/scheduler.hpp"
 #include "models/storage/storage_traffic.hpp"
 #include "models/workload/inference_service.hpp"
@@ -90,6 +91,7 @@ private:
   failure::Degradations degraded_;
   std::unique_ptr<fabric::FabricTracker> fabric_; ///< scenarios with a fabric
   std::unique_ptr<workload::FabricSharing> sharing_; ///< model jobs on one shared fabric
+  std::unique_ptr<sched::SpanRecorder> spans_;       ///< each job's largest span on the fabric
   void share_fabric();
   std::vector<int> newly_cut_;                    ///< GPUs the last fabric change cut off
   failure::FailureDomains domains_;

@@ -3,10 +3,12 @@
 #include "models/hardware/layout.hpp"
 #include "models/serving/spec.hpp"
 #include "models/storage/checkpoint_plan.hpp"
+#include "models/workload/job_stream.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace dcsim {
 
@@ -45,6 +47,9 @@ const KeyTable& scenario_keys() {
           KeyDef{"rlcc", ValueType::OBJECT, "", Json::object(),
                  "rack lifecycle controller: workflow stages, planned maintenance waves"},
           KeyDef{"jobs", ValueType::ARRAY, "", Json::array(), "jobs, placed in order on the cluster"},
+          KeyDef{"job_stream", ValueType::OBJECT, "", nullptr,
+                 "jobs arriving over time from a generator or a trace, appended to jobs (see /job_stream)", {}, {},
+                 "none"},
           KeyDef{"storage", ValueType::OBJECT, "", nullptr,
                  "checkpoint storage tiers: host memory, local NVMe, rack cache, object store (docs/recovery.md)",
                  {}, {}, "none: a checkpoint costs its job's write_s"},
@@ -114,7 +119,7 @@ std::vector<const KeyTable*> scenario_key_tables() {
           &power::grid_event_keys(), &failure::failures_keys(),       &failure::failure_mode_keys(),
           &ops::operations_keys(),   &ops::repair_stage_keys(),       &ops::rlcc_keys(),               &ops::wave_keys(),
           &workload::job_keys(),     &workload::model_keys(),         &workload::parallelism_keys(),
-          &workload::checkpoint_keys(), &workload::recovery_keys(), &serving::serving_keys(), &storage::storage_keys(), &storage::tier_keys(),
+          &workload::checkpoint_keys(), &workload::recovery_keys(), &workload::job_stream_keys(), &serving::serving_keys(), &storage::storage_keys(), &storage::tier_keys(),
           &output_keys(),      &cost::cost_keys(),       &sweep_keys(),
           &sweep_axis_keys(),        &sweep_zip_axis_keys()};
 }
@@ -333,7 +338,29 @@ void check_model_jobs(Scenario& s, sim::Problems& problems) {
 
 } // namespace
 
+namespace {
+std::optional<Scenario> decode_expanded(const Json& document, const std::string& default_name, sim::Problems& problems);
+} // namespace
+
 std::optional<Scenario> decode_scenario(const Json& document, const std::string& default_name,
+                                        sim::Problems& problems) {
+  if (!document.is_object() || !document.contains("job_stream")) return decode_expanded(document, default_name, problems);
+  const std::size_t before = problems.size(); // a job stream: its jobs join /jobs (models/workload/job_stream.hpp)
+  const std::optional<Json> expanded = workload::expand_job_stream(document, problems);
+  if (!expanded || problems.size() != before) return std::nullopt;
+  sim::Problems found;
+  std::optional<Scenario> s = decode_expanded(*expanded, default_name, found);
+  std::set<std::pair<std::string, std::string>> seen; // a template's problem once, not once per job
+  for (const sim::Problem& p : found.list()) {
+    const sim::Problem moved = workload::stream_problem(p, workload::first_stream_job(document), *expanded);
+    if (moved.pointer == p.pointer || seen.emplace(moved.pointer, p.message).second) problems.add_raw(moved);
+  }
+  return problems.size() == before ? s : std::nullopt;
+}
+
+namespace {
+
+std::optional<Scenario> decode_expanded(const Json& document, const std::string& default_name,
                                         sim::Problems& problems) {
   const sim::Node root(document, "", scenario_keys(), problems);
   if (!document.is_object()) return std::nullopt; // nothing else can be said
@@ -410,5 +437,7 @@ std::optional<Scenario> decode_scenario(const Json& document, const std::string&
   if (!problems.empty()) return std::nullopt;
   return s;
 }
+
+} // namespace
 
 } // namespace dcsim

@@ -59,6 +59,7 @@ public:
   const hardware::Layout& layout() const { return layout_; }
   /// The fabric, when the scenario has one.
   const fabric::FabricPlatform* fabric() const { return fabric_.get(); }
+  const fabric::ClosPlan* clos_plan() const { return plan_.get(); }
   /// Derived timing of each job (checkpoint interval resolved, rounded to steps).
   const std::vector<workload::JobTiming>& job_timing() const { return timing_; }
   /// Expected failure rate over each job's initial GPUs, per hour.

@@ -211,6 +211,15 @@ std::vector<MetricDef> job_metrics() {
        "Mean time a restart spent reading the checkpoint back, played as flows over storage (restart_s "
        "\"auto\"; undefined when no load ran)", {}},
       {"queue_h", "h", S::JOB, B::LOWER, "Time the job was queued without GPUs", {}, true},
+      {"span_leaves", "count", S::JOB, B::NONE,
+       "Leaf switches (per plane) the job's GPUs attach to, the largest over its placements (undefined without "
+       "a fabric; models/sched/job_span.hpp)", {}},
+      {"span_pods", "count", S::JOB, B::NONE,
+       "Pods (three tiers; 1 with two) its leaves are in, the largest over its placements (undefined without a "
+       "fabric)", {}},
+      {"span_planes", "count", S::JOB, B::NONE,
+       "Fabric planes the job's GPUs have ports on (every plane: each GPU is cabled to all; undefined without a "
+       "fabric)", {}},
       {"completion_h", "h", S::JOB, B::LOWER,
        "When a job with work_h finished, from the start of the run (undefined when not done)", {}, true},
       {"deadline_met_frac", "fraction", S::JOB, B::HIGHER,

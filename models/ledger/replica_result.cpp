@@ -63,6 +63,9 @@ Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
       {"restart_load_gpu_h", job.restart_part_gpu_h[static_cast<std::size_t>(workload::RestartPart::LOAD)]},
       {"restart_load_s", job.restart_load_s},
       {"queue_h", sim::to_hours(job.queued)},
+      {"span_leaves", job.span_leaves},
+      {"span_pods", job.span_pods},
+      {"span_planes", job.span_planes},
       {"completion_h", job.completed_at >= 0 ? sim::to_hours(job.completed_at) : NaN},
       {"deadline_met_frac", !(job.deadline_h > 0)       ? NaN
                             : job.completed_at < 0      ? 0.0
@@ -188,6 +191,7 @@ void visit_fields(IO& io, J& j) {
   io(j.tokens_per_step), io(j.expected_mtbf_h), io(j.peak_flops_per_gpu), io(j.energy_j);
   io(j.checkpoint_write_s), io(j.checkpoint_durable_s), io(j.checkpoint_size_gb), io(j.checkpoint_fallbacks);
   io(j.restart_part_gpu_h), io(j.checkpoint_durable_max_s), io(j.checkpoint_drains_skipped), io(j.restart_load_s);
+  io(j.span_leaves), io(j.span_pods), io(j.span_planes);
   io(j.losses);
 }
 template <class IO, class L>
@@ -233,7 +237,7 @@ void visit_fields(IO& io, R& r) {
 // tests/unit/ledger/metric_table_test.cpp is the other guard. Sizes on 64-bit targets (x86-64, arm64).
 constexpr bool LP64 = sizeof(void*) == 8;
 static_assert(!LP64 || sizeof(ReplicaResult) == 280, "ReplicaResult changed: update visit_fields, then this size");
-static_assert(!LP64 || sizeof(JobOutcome) == 400, "JobOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(JobOutcome) == 424, "JobOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ServiceOutcome) == 200, "ServiceOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ModeOutcome) == 88, "ModeOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(LossCell) == 32, "LossCell changed: update visit_fields, then this size");

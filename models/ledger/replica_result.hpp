@@ -84,6 +84,10 @@ struct JobOutcome {
   double checkpoint_durable_max_s = std::numeric_limits<double>::quiet_NaN();
   std::uint64_t checkpoint_drains_skipped = 0;
   double restart_load_s = std::numeric_limits<double>::quiet_NaN(); ///< mean load of a restart
+  // Largest span over the job's placements (models/sched/job_span.hpp; NaN: no fabric, or never placed).
+  double span_leaves = std::numeric_limits<double>::quiet_NaN();
+  double span_pods = std::numeric_limits<double>::quiet_NaN();
+  double span_planes = std::numeric_limits<double>::quiet_NaN();
   /// Its GPU-time by (state, cause), the non-zero cells in state then cause order: per state they sum
   /// exactly to the state's GPU·µs (gpu_h is that sum converted once).
   std::vector<LossCell> losses;

@@ -82,6 +82,12 @@ const KeyTable& operations_keys() {
                  hardware::gpu_count(0)},
           KeyDef{"cold_spare_nodes", ValueType::INTEGER, "", 0, "hgx only: servers kept as cold spares",
                  hardware::gpu_count(0)},
+          KeyDef{"placement", ValueType::STRING, "", "first_fit",
+                 "which free NVLink domains a job takes: first_fit (lowest index; the behaviour before this "
+                 "key), pack (topology-aware best fit: one rail group of leaves, else one pod, else fewest "
+                 "groups), spread (uniformly random free domains, seeded stream placement/spread); see "
+                 "models/sched/placement_policy.hpp",
+                 {}, {"first_fit", "pack", "spread"}},
           KeyDef{"cold_swap_h", ValueType::NUMBER, "h", 24.0, "time to bring a cold spare into service",
                  sim::positive()},
       }};
@@ -177,6 +183,8 @@ OperationsSpec decode_operations(const sim::Node& n, hardware::RackKind rack_kin
   spec.cold_spare_racks = n.int32("cold_spare_racks");
   spec.cold_spare_nodes = n.int32("cold_spare_nodes");
   spec.cold_swap_h = n.number("cold_swap_h");
+  const std::string placement = n.string("placement");
+  spec.placement = placement == "pack" ? Placement::PACK : placement == "spread" ? Placement::SPREAD : Placement::FIRST_FIT;
   if (rack_kind == hardware::RackKind::NVL72 && n.has("cold_spare_nodes"))
     n.problem("cold_spare_nodes", "applies only to racks of kind \"hgx\"; nvl72 designs use cold_spare_racks");
   if (rack_kind == hardware::RackKind::HGX && n.has("cold_spare_racks"))

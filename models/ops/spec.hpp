@@ -10,6 +10,9 @@
 
 namespace dcsim::ops {
 
+/// In which order a job takes free NVLink domains (models/sched/placement_policy.hpp).
+enum class Placement { FIRST_FIT, PACK, SPREAD };
+
 /// One stage of the remediation pipeline (issue 6): automated triage, reset/reboot, tray swap,
 /// rack-level repair with the rack drained, vendor RMA... A repair enters at the first stage; a stage
 /// that fails escalates to the next. A stage that succeeds may still return the unit faulty without
@@ -65,6 +68,7 @@ struct OperationsSpec {
   int cold_spare_racks = 0;       ///< nvl72: racks kept powered off, brought in after cold_swap_h
   int cold_spare_nodes = 0;       ///< hgx: the same for servers
   double cold_swap_h = 24;
+  Placement placement = Placement::FIRST_FIT; ///< operations.placement
 
   /// Spare NVLink domains for this rack kind (racks for nvl72, servers for hgx).
   int spare_domains(hardware::RackKind kind) const {

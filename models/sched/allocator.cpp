@@ -195,7 +195,8 @@ bool Allocator::place(int job, int gpus) {
   const int usable = layout_->domain_usable_gpus();
   std::vector<std::pair<int, int>> plan; // (domain, GPUs)
   int left = gpus;
-  for (int d = 0; d < layout_->domains() && left > 0; ++d) {
+  for (const int d : placement_order_for(layout_->domains_for(gpus))) {
+    if (left <= 0) break;
     if (role_[static_cast<std::size_t>(d)] != Role::IDLE) continue;
     const int take = std::min(left, usable);
     if (domain_up_[static_cast<std::size_t>(d)] < take) continue;
@@ -209,6 +210,20 @@ bool Allocator::place(int job, int gpus) {
     assign(job, static_cast<int>(placement.shares.size()) - 1, d, take);
   }
   return true;
+}
+
+void Allocator::set_policy(PlacementPolicy policy, PlacementTopology topology, std::uint64_t spread_seed) {
+  const auto domains = static_cast<std::size_t>(layout_->domains());
+  if (topology.group_of_domain.size() != domains || topology.pod_of_domain.size() != domains)
+    throw std::logic_error("Allocator::set_policy: the topology must give every domain a group and a pod");
+  policy_ = policy;
+  topology_ = std::move(topology);
+  spread_rng_ = std::make_unique<sim::Rng>(spread_seed);
+}
+
+std::vector<int> Allocator::placement_order_for(int need) {
+  const std::vector<int> free_full(ready_[0].begin(), ready_[0].end());
+  return placement_order(policy_, topology_, free_full, need, layout_->domains(), spread_rng_.get());
 }
 
 void Allocator::release(int job) {
@@ -231,8 +246,9 @@ bool Allocator::resize(int job, int domains) {
   const int usable = layout_->domain_usable_gpus();
   if (domains > 0) {
     std::vector<int> plan;
-    for (int d = 0; d < layout_->domains() && static_cast<int>(plan.size()) < domains; ++d)
-      if (role_[static_cast<std::size_t>(d)] == Role::IDLE && domain_up_[static_cast<std::size_t>(d)] >= usable)
+    for (const int d : placement_order_for(domains))
+      if (static_cast<int>(plan.size()) < domains &&
+          role_[static_cast<std::size_t>(d)] == Role::IDLE && domain_up_[static_cast<std::size_t>(d)] >= usable)
         plan.push_back(d);
     if (static_cast<int>(plan.size()) < domains) return false;
     for (int d : plan) {

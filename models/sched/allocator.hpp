@@ -18,10 +18,12 @@
 
 #include "models/failure/gpu_health.hpp"
 #include "models/hardware/layout.hpp"
+#include "models/sched/placement_policy.hpp"
 
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -39,9 +41,12 @@ public:
   /// The last `spare_domains` domains are warm spares; `cold_domains` more before them are cold spares.
   Allocator(const hardware::Layout& layout, const failure::GpuHealth& health, int spare_domains, int cold_domains = 0);
 
-  /// Places a job of `gpus` GPUs on the first free non-spare domains (it must hold none). Returns false
+  /// Places a job of `gpus` GPUs on free non-spare domains in the order of the placement policy
+  /// (placement_policy.hpp; first fit unless set_policy said otherwise) (it must hold none). Returns false
   /// (and places nothing) when they are too few.
   bool place(int job, int gpus);
+  /// The policy place() and resize() follow; SPREAD draws from a stream seeded with `spread_seed`.
+  void set_policy(PlacementPolicy policy, PlacementTopology topology, std::uint64_t spread_seed);
   /// Frees every GPU of a job: its domains become idle.
   void release(int job);
   /// Gives a job (placed or not) `domains` more domains (false, and nothing changes, when too few are free) or
@@ -160,6 +165,11 @@ private:
   void own(int gpu, int job, int share_index);
   void disown(int gpu);
   int find_free_domain(int need) const;
+  /// Domains in the order a job of `need` domains takes them (placement_policy.hpp).
+  std::vector<int> placement_order_for(int need);
+  PlacementPolicy policy_ = PlacementPolicy::FIRST_FIT;
+  PlacementTopology topology_;
+  std::unique_ptr<sim::Rng> spread_rng_;
   void set_role(int domain, Role role);
   void update_ready(int domain);
   void on_usable_change(int gpu, bool usable);

@@ -14,6 +14,13 @@ constexpr double BYTES_PER_TB = 1e12;
 StepModel::StepModel(ModelJobSpec job, const hardware::HardwareSpec& hardware, const CommModel& comm)
     : job_(std::move(job)), gpu_(hardware.gpu), domain_gpus_(nvlink_domain(hardware.rack).gpus), comm_(&comm) {}
 
+double expert_imbalance_factor(int experts, int ep, double hot_share) {
+  // Balanced routing is exactly 1 (not 1 ± rounding): a balanced job's step is unchanged to the bit.
+  if (experts <= 1 || ep <= 1 || !(hot_share * experts > 1 + 1e-12)) return 1.0;
+  const double e = experts, per_rank = e / ep;
+  return std::max(1.0, ep * (hot_share + (per_rank - 1) * (1 - hot_share) / (e - 1)));
+}
+
 CommGroup StepModel::group(GroupAxis axis) const {
   const ParallelismSpec& p = job_.parallelism;
   const long long gpus = p.gpus();
@@ -65,7 +72,8 @@ StepModel::MicroBatchComm StepModel::micro_batch_comm(double tokens, double laye
   }
   double ep_mb_s = 0;
   if (m.moe() && p.ep > 1) {
-    const double bytes = tokens * m.top_k * h * ACTIVATION_BYTES / (p.sequence_parallel ? t : 1.0);
+    const double f = expert_imbalance_factor(m.experts, p.ep, m.hot_expert_share_frac);
+    const double bytes = f * tokens * m.top_k * h * ACTIVATION_BYTES / (p.sequence_parallel ? t : 1.0);
     ep_mb_s = layers * per_layer * comm.time_s(Collective::ALL_TO_ALL, group(GroupAxis::EP), bytes);
   }
   double cp_mb_s = 0;

@@ -28,8 +28,13 @@
 //               recomputation), X_tp an all-reduce of T·h·2 bytes over tp (with sequence parallelism a
 //               reduce-scatter + all-gather of the same tensor instead)  (Narayanan et al. §3.2;
 //               Korthikanti et al. §4.2.2)
-//   ep_mb_s   = ceil(L/pp)·c·all_to_all(T·k·h·2 [/t with sequence parallelism]) over ep  (MoE dispatch and
-//               combine, forward and backward)
+//   ep_mb_s   = ceil(L/pp)·c·all_to_all(f·T·k·h·2 [/t with sequence parallelism]) over ep  (MoE dispatch and
+//               combine, forward and backward). f = expert load imbalance: the rank holding the busiest
+//               expert (share s of the routed tokens, E experts, E/ep per rank, the others sharing 1 − s
+//               evenly) receives in dispatch, and sends in combine, f = ep·(s + (E/ep − 1)·(1 − s)/(E − 1))
+//               times the mean; the all-to-all ends when it has, so its bandwidth term scales by f (its
+//               latency does not). f = 1 at s = 1/E. When tp·ep spans several NVLink domains the group's
+//               all-to-all crosses the fabric ((n − k)/n of S over the NICs; comm_model.hpp).
 //   cp_mb_s   = ceil(L/pp)·((1 + full)·all_gather + reduce_scatter) of the sequence's K and V,
 //               micro_batch·s·2·h_kv·2/t bytes per rank (Llama 3's all-gather context parallelism,
 //               Dubey et al. 2024 §3.3.2)
@@ -60,7 +65,7 @@
 // Calibration: compute_efficiency_frac and hbm_efficiency_frac of a100-80g are fitted so that every row
 // of SC'21 Table 1 is predicted within ±10% (tests/unit/workload/step_model_test.cpp; README.md,
 // "Step-time model"). Not modelled: kernel launch gaps, data loading, stragglers within a healthy job,
-// load imbalance between experts, overlap of TP/EP/CP communication with compute.
+// load imbalance between experts beyond its all-to-all (the busiest expert's compute), overlap of TP/EP/CP communication with compute.
 #pragma once
 
 #include "models/hardware/spec.hpp"
@@ -113,6 +118,10 @@ struct StepBreakdown {
   double hfu_frac = 0;
   MemoryFootprint memory;
 };
+
+/// f above: how much longer the busiest expert-parallel rank's all-to-all traffic is than the mean
+/// (1 for balanced routing, hot_share = 1/experts, or ep = 1).
+double expert_imbalance_factor(int experts, int ep, double hot_share);
 
 /// What a step depends on beyond the job itself.
 struct StepState {

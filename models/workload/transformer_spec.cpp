@@ -49,6 +49,10 @@ const KeyTable& model_keys() {
                  "2 (MoE only)"},
           KeyDef{"expert_ffn_hidden", ValueType::INTEGER, "", nullptr, "inner size of one expert's MLP",
                  sim::at_least(1), {}, "ffn_hidden (MoE only)"},
+          KeyDef{"hot_expert_share_frac", ValueType::NUMBER, "", nullptr,
+                 "share of the routed tokens the busiest expert receives (load imbalance, >= 1/experts); the "
+                 "expert-parallel all-to-all moves at the pace of the rank holding it (step_model.hpp)",
+                 sim::Bounds{0.0, 1.0, true, false}, {}, "1/experts: balanced routing (MoE only)"},
           KeyDef{"mlp", ValueType::STRING, "", "gelu", "MLP form: gelu (up, down matrices) or swiglu (gate, up, down)",
                  {}, {"gelu", "swiglu"}},
           KeyDef{"tied_embeddings", ValueType::BOOLEAN, "", true, "input and output embeddings share one table"},
@@ -132,8 +136,13 @@ void decode_transformer(const sim::Node& model, TransformerSpec& m) {
     m.top_k = static_cast<int>(model.optional_integer("top_k").value_or(2));
     m.expert_ffn_hidden = static_cast<int>(model.optional_integer("expert_ffn_hidden").value_or(m.ffn_hidden));
     if (m.top_k > m.experts) model.problem("top_k", fmt::format("must be at most experts ({})", m.experts));
+    m.hot_expert_share_frac = model.optional_number("hot_expert_share_frac").value_or(1.0 / m.experts);
+    if (m.hot_expert_share_frac < 1.0 / m.experts * (1 - 1e-12))
+      model.problem("hot_expert_share_frac",
+                    fmt::format("must be at least 1/experts = {:.6g} (the busiest expert gets at least the mean share)",
+                                1.0 / m.experts));
   } else {
-    for (const char* key : {"top_k", "expert_ffn_hidden"})
+    for (const char* key : {"top_k", "expert_ffn_hidden", "hot_expert_share_frac"})
       if (model.has(key)) model.problem(key, "applies only to mixture-of-experts models (experts ≥ 1)");
   }
   if (m.heads > 0 && m.hidden % m.heads != 0)
@@ -236,11 +245,19 @@ void check_model_job(const ModelJobSpec& job, int index, const hardware::Hardwar
   }
   const NvlinkDomain domain = nvlink_domain(hardware.rack);
   const long long group = static_cast<long long>(p.tp) * p.ep;
-  if (group > domain.gpus)
+  // Expert parallelism may span whole NVLink domains (its all-to-all then crosses the fabric); tp may not.
+  const bool ep_spans = p.ep > 1 && group > domain.gpus && group % domain.gpus == 0 && domain.gpus % p.tp == 0;
+  if (ep_spans) {
+  } else if (group > domain.gpus)
     problems.add(where + "/parallelism",
                  fmt::format("tp × ep = {} × {} = {} GPUs must fit in one NVLink domain, which has {} usable GPUs "
-                             "in {}",
-                             p.tp, p.ep, group, domain.gpus, domain.what));
+                             "in {}{}",
+                             p.tp, p.ep, group, domain.gpus, domain.what,
+                             p.ep > 1 && domain.gpus % p.tp == 0
+                                 ? fmt::format(", or span whole domains (a multiple of {} GPUs: the expert all-to-all "
+                                               "then crosses the fabric)",
+                                               domain.gpus)
+                                 : std::string()));
   else if (domain.gpus % group != 0) // ranks fill domains in order: a group would straddle two domains
     problems.add(where + "/parallelism",
                  fmt::format("tp × ep = {} × {} = {} GPUs must divide the {} usable GPUs of an NVLink domain ({}), "

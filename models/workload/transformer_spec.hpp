@@ -53,6 +53,7 @@ struct TransformerSpec {
   int experts = 0;           ///< 0: dense
   int top_k = 0;             ///< experts per token (MoE)
   int expert_ffn_hidden = 0; ///< MLP inner size of one expert (MoE)
+  double hot_expert_share_frac = 0; ///< share of routed tokens the busiest expert gets (MoE; 1/experts: balanced)
   Mlp mlp = Mlp::GELU;       ///< GELU: 2 matrices (up, down); SWIGLU: 3 (gate, up, down)
   bool tied_embeddings = true;
   bool flash_attention = true; ///< attention scores never stored (FlashAttention); false: Megatron 2021

@@ -60,14 +60,35 @@ bool is_inside(const std::filesystem::path& folder, const std::filesystem::path&
   return t != target.end();
 }
 
-/// Reads the trace file named by the string `key` at `pointer` (relative paths from the scenario file's
-/// directory). Problems are located at that key, with the file's line; no line of the file is quoted.
-std::optional<std::vector<std::pair<double, double>>> read_trace_file(const sim::Json& key, const std::string& pointer,
-                                                                      const std::string& file, const TraceFormat& format,
-                                                                      const LoadOptions& options,
-                                                                      sim::Problems& problems) {
-  if (!key.is_string() || key.get<std::string>().empty()) return std::nullopt;
-  const std::string header_text = "time_h," + format.value;
+/// Walks a CSV text line by line (`number` is the current line): blank lines and # comments are skipped,
+/// the first other line must be `header_text` (spaces ignored; else `bad_header()`), and `on_row(row)`
+/// gets each later line, trimmed.
+void for_each_csv_row(const std::string& text, const std::string& header_text, int& number,
+                      const std::function<void()>& bad_header, const std::function<void(const std::string&)>& on_row) {
+  bool header = false;
+  for (std::size_t start = 0; start < text.size();) {
+    auto stop = text.find('\n', start);
+    if (stop == std::string::npos) stop = text.size();
+    const std::string row = trim(std::string_view(text).substr(start, stop - start));
+    start = stop + 1;
+    ++number;
+    if (row.empty() || row.front() == '#') continue;
+    if (!header) {
+      header = true;
+      std::string compact;
+      for (char c : row)
+        if (c != ' ' && c != '\t') compact += c;
+      if (compact != header_text) bad_header();
+      continue;
+    }
+    on_row(row);
+  }
+}
+
+/// The text of the file named by the string `key` at `pointer` (relative paths from the scenario file's
+/// directory, inside its folder unless allowed); nullopt with a problem at that key when it cannot be read.
+std::optional<std::string> read_named_file(const sim::Json& key, const std::string& pointer, const std::string& file,
+                                           const LoadOptions& options, sim::Problems& problems) {
   const std::string& name = key.get_ref<const std::string&>();
   const std::string shown = sim::excerpt(name, 40);
   std::filesystem::path folder = std::filesystem::path(file).parent_path();
@@ -90,51 +111,107 @@ std::optional<std::vector<std::pair<double, double>>> read_trace_file(const sim:
     problems.add(pointer, fmt::format("cannot read {}: {}", shown, why), &key);
     return std::nullopt;
   }
+  return text;
+}
+
+/// Reads the trace file named by the string `key` at `pointer` (read_named_file). Problems are located at
+/// that key, with the file's line; no line of the file is quoted.
+std::optional<std::vector<std::pair<double, double>>> read_trace_file(const sim::Json& key, const std::string& pointer,
+                                                                      const std::string& file, const TraceFormat& format,
+                                                                      const LoadOptions& options,
+                                                                      sim::Problems& problems) {
+  if (!key.is_string() || key.get<std::string>().empty()) return std::nullopt;
+  const std::string header_text = "time_h," + format.value;
+  const std::string shown = sim::excerpt(key.get_ref<const std::string&>(), 40);
+  const std::optional<std::string> read = read_named_file(key, pointer, file, options, problems);
+  if (!read) return std::nullopt;
+  const std::string& text = *read;
   std::vector<std::pair<double, double>> trace;
   const std::size_t before = problems.size();
   int number = 0;
-  bool header = false;
   double previous_time = -1;
   auto bad = [&](const std::string& message, const std::string& got) {
     problems.add_raw({pointer, fmt::format("{} line {}: {}", shown, number, message), got});
   };
-  for (std::size_t start = 0; start < text.size();) {
-    auto stop = text.find('\n', start);
-    if (stop == std::string::npos) stop = text.size();
-    const std::string row = trim(std::string_view(text).substr(start, stop - start));
-    start = stop + 1;
-    ++number;
-    if (row.empty() || row.front() == '#') continue;
-    if (!header) {
-      header = true;
-      std::string compact;
-      for (char c : row)
-        if (c != ' ' && c != '\t') compact += c;
-      if (compact != header_text) bad(fmt::format("the header must be {}", header_text), {});
-      continue;
-    }
-    const auto comma = row.find(',');
-    if (comma == std::string::npos || row.find(',', comma + 1) != std::string::npos) {
-      bad("expected two fields: " + header_text, {});
-      continue;
-    }
-    const std::string time_text = trim(row.substr(0, comma));
-    const std::string value_text = trim(row.substr(comma + 1));
-    double t = 0, v = 0;
-    const bool t_ok = parse_double(time_text, t);
-    const bool v_ok = parse_double(value_text, v);
-    if (!t_ok) bad("time_h must be a finite number", cell_excerpt(time_text));
-    if (!v_ok) bad(format.value + " must be a finite number", cell_excerpt(value_text));
-    if (!t_ok || !v_ok) continue;
-    if (auto e = format.check_time(previous_time, t); !e.empty()) bad("time_h " + e, sim::excerpt(time_text, 40));
-    if (auto e = format.check_value(v); !e.empty()) bad(format.value + " " + e, sim::excerpt(value_text, 40));
-    previous_time = t;
-    trace.emplace_back(t, v);
-  }
+  for_each_csv_row(text, header_text, number, [&] { bad(fmt::format("the header must be {}", header_text), {}); },
+                   [&](const std::string& row) {
+                     const auto comma = row.find(',');
+                     if (comma == std::string::npos || row.find(',', comma + 1) != std::string::npos) {
+                       bad("expected two fields: " + header_text, {});
+                       return;
+                     }
+                     const std::string time_text = trim(row.substr(0, comma));
+                     const std::string value_text = trim(row.substr(comma + 1));
+                     double t = 0, v = 0;
+                     const bool t_ok = parse_double(time_text, t);
+                     const bool v_ok = parse_double(value_text, v);
+                     if (!t_ok) bad("time_h must be a finite number", cell_excerpt(time_text));
+                     if (!v_ok) bad(format.value + " must be a finite number", cell_excerpt(value_text));
+                     if (!t_ok || !v_ok) return;
+                     if (auto e = format.check_time(previous_time, t); !e.empty())
+                       bad("time_h " + e, sim::excerpt(time_text, 40));
+                     if (auto e = format.check_value(v); !e.empty())
+                       bad(format.value + " " + e, sim::excerpt(value_text, 40));
+                     previous_time = t;
+                     trace.emplace_back(t, v);
+                   });
   if (problems.size() == before && trace.empty())
     problems.add(pointer, fmt::format("{} has no data rows (header {})", shown, header_text), &key);
   if (problems.size() != before) return std::nullopt;
   return trace;
+}
+
+/// One row of a job trace file: the three cells as numbers (gpus kept as JSON: an integer is checked by the model).
+std::optional<sim::Json> job_trace_row(const std::string& row, const std::function<void(const std::string&)>& bad) {
+  std::vector<std::string> cells;
+  for (std::size_t start = 0;;) {
+    const auto comma = row.find(',', start);
+    cells.push_back(trim(std::string_view(row).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (cells.size() != 3) {
+    bad("expected three fields: arrival_h,gpus,work_h");
+    return std::nullopt;
+  }
+  double arrival = 0, work = 0;
+  long long gpus = 0;
+  const auto [ptr, ec] = std::from_chars(cells[1].data(), cells[1].data() + cells[1].size(), gpus);
+  const bool gpus_ok = ec == std::errc() && ptr == cells[1].data() + cells[1].size();
+  if (!parse_double(cells[0], arrival)) bad("arrival_h must be a finite number");
+  if (!gpus_ok) bad("gpus must be an integer");
+  if (!parse_double(cells[2], work)) bad("work_h must be a finite number");
+  if (!gpus_ok || !std::isfinite(arrival) || !std::isfinite(work)) return std::nullopt;
+  return sim::Json::array({arrival, gpus, work});
+}
+
+/// /job_stream/trace_file read into /job_stream/trace (rows [arrival_h, gpus, work_h]; the model checks
+/// their values), so the document that is decoded, swept and written as resolved carries the rows.
+void inline_job_trace(sim::Json& document, const std::string& file, const LoadOptions& options, sim::Problems& problems) {
+  if (!document.is_object() || !document.contains("job_stream") || !document["job_stream"].is_object()) return;
+  sim::Json& stream = document["job_stream"];
+  const auto key = stream.find("trace_file");
+  if (key == stream.end() || !key->is_string() || stream.contains("trace")) return; // the model reports these
+  const std::string pointer = "/job_stream/trace_file";
+  const std::string shown = sim::excerpt(key->get<std::string>(), 40);
+  const std::optional<std::string> text = read_named_file(*key, pointer, file, options, problems);
+  if (!text) return;
+  sim::Json rows = sim::Json::array();
+  const std::size_t before = problems.size();
+  int number = 0;
+  auto bad = [&](const std::string& message) {
+    problems.add_raw({pointer, fmt::format("{} line {}: {}", shown, number, message), {}});
+  };
+  for_each_csv_row(
+      *text, "arrival_h,gpus,work_h", number, [&] { bad("the header must be arrival_h,gpus,work_h"); },
+      [&](const std::string& row) {
+        if (auto cells = job_trace_row(row, bad)) rows.push_back(std::move(*cells));
+      });
+  if (problems.size() == before && rows.empty())
+    problems.add(pointer, fmt::format("{} has no data rows (header arrival_h,gpus,work_h)", shown), &*key);
+  if (problems.size() != before) return;
+  stream.erase("trace_file");
+  stream["trace"] = std::move(rows);
 }
 
 /// Models never read files: the trace CSVs a scenario names are read here and handed over in the specs.
@@ -217,7 +294,8 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& fi
       if (!error.empty()) out.errors += file + ": " + error + "\n";
     }
     if (!out.errors.empty()) return out;
-    out.scenario = decode_document(out.document, file, options, problems);
+    inline_job_trace(out.document, file, options, problems);
+    if (problems.empty()) out.scenario = decode_document(out.document, file, options, problems);
   } catch (const sim::Json::exception& e) {
     problems.add("", "cannot read the document: " + sim::excerpt(e.what(), 160));
   }

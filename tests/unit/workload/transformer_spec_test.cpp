@@ -99,27 +99,52 @@ TEST_CASE("unit: workload: parallelism without a model and measured inputs with 
         "(got 131072)\n");
 }
 
-TEST_CASE("unit: workload: tp × ep groups must fit one NVLink domain and divide it") {
-  CHECK(load({"jobs.0.model.experts=16", "jobs.0.parallelism.ep=2"}).errors ==
-        "t.json: /jobs/0/parallelism: tp × ep = 8 × 2 = 16 GPUs must fit in one NVLink domain, which has 8 usable "
-        "GPUs in an hgx server (/hardware/rack/gpus_per_node)\n");
+TEST_CASE("unit: workload: tp × ep groups fit one NVLink domain and divide it, or span whole domains") {
+  // Expert parallelism over two HGX servers (8 × 2 = 16 GPUs): its all-to-all crosses the fabric.
+  const auto two_servers = load({"jobs.0.model.experts=16", "jobs.0.parallelism.ep=2"});
+  INFO(two_servers.errors);
+  CHECK(two_servers.errors.empty());
+  // tp alone cannot leave the domain.
+  CHECK(load({"jobs.0.parallelism.tp=16", "jobs.0.parallelism.pp=1", "jobs.0.parallelism.dp=4",
+              "jobs.0.model.heads=64"})
+            .errors == "t.json: /jobs/0/parallelism: tp × ep = 16 × 1 = 16 GPUs must fit in one NVLink domain, which "
+                       "has 8 usable GPUs in an hgx server (/hardware/rack/gpus_per_node)\n");
   const char* nvl72 = R"({
     "hardware": { "gpu": { "model": "gb200" }, "rack": { "kind": "nvl72", "spare_gpus": 8 } },
-    "cluster": { "racks": 4 },
+    "cluster": { "racks": 6 },
     "jobs": [ { "name": "j", "gpus": 256,
       "model": { "layers": 48, "hidden": 4096, "heads": 32, "seq_len": 2048, "vocab": 51200, "global_batch": 256,
                  "experts": 64 },
       "parallelism": { "tp": 4, "ep": 32 } } ]
   })";
-  CHECK(load({}, nvl72).errors ==
-        "t.json: /jobs/0/parallelism: tp × ep = 4 × 32 = 128 GPUs must fit in one NVLink domain, which has 64 usable "
-        "GPUs in an nvl72 rack (/hardware/rack/gpus − spare_gpus)\n");
+  const auto two_racks = load({}, nvl72); // 4 × 32 = 128 GPUs: two racks of 64 usable
+  INFO(two_racks.errors);
+  CHECK(two_racks.errors.empty());
   CHECK(load({"jobs.0.parallelism.ep=16"}, nvl72).errors.empty());
+  // 4 × 24 = 96 is neither inside one rack of 64 nor whole racks.
+  CHECK(load({"jobs.0.gpus=384", "jobs.0.model.experts=48", "jobs.0.model.global_batch=384", "jobs.0.parallelism.ep=24"},
+             nvl72)
+            .errors == "t.json: /jobs/0/parallelism: tp × ep = 4 × 24 = 96 GPUs must fit in one NVLink domain, which has "
+                       "64 usable GPUs in an nvl72 rack (/hardware/rack/gpus − spare_gpus), or span whole domains (a "
+                       "multiple of 64 GPUs: the expert all-to-all then crosses the fabric)\n");
   // Without spares a rack has 72 usable GPUs: 4 x 16 = 64 fits but does not divide 72, and the second
   // group would span racks 0 and 1.
   CHECK(load({"hardware.rack.spare_gpus=0", "jobs.0.parallelism.ep=16"}, nvl72).errors ==
         "t.json: /jobs/0/parallelism: tp × ep = 4 × 16 = 64 GPUs must divide the 72 usable GPUs of an NVLink domain "
         "(an nvl72 rack (/hardware/rack/gpus − spare_gpus)), or some groups would straddle two domains\n");
+}
+
+TEST_CASE("unit: workload: the busiest expert's share is at least the mean and only for MoE models") {
+  CHECK(load({"jobs.0.model.hot_expert_share_frac=0.5"}).errors ==
+        "t.json: /jobs/0/model/hot_expert_share_frac: applies only to mixture-of-experts models (experts ≥ 1) (got "
+        "0.5)\n");
+  CHECK(load({"jobs.0.model.experts=16", "jobs.0.model.hot_expert_share_frac=0.05"}).errors ==
+        "t.json: /jobs/0/model/hot_expert_share_frac: must be at least 1/experts = 0.0625 (the busiest expert gets at "
+        "least the mean share) (got 0.05)\n");
+  const auto hot = load({"jobs.0.model.experts=16", "jobs.0.model.hot_expert_share_frac=0.25"});
+  REQUIRE(hot.scenario);
+  CHECK(hot.scenario->jobs[0].model->model.hot_expert_share_frac == 0.25);
+  CHECK(load({"jobs.0.model.experts=16"}).scenario->jobs[0].model->model.hot_expert_share_frac == 1.0 / 16);
 }
 
 TEST_CASE("unit: workload: a precision the GPU lacks is an error") {
