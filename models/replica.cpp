@@ -690,7 +690,7 @@ void Replica::collect_results() {
                                  ? s_->failures.modes[k].name
                                  : Facility::extra_cause_name(static_cast<int>(k) - modes_),
                              k < static_cast<std::size_t>(modes_)
-                                 ? std::string(failure::domain_name(s_->failures.modes[k].domain))
+                                 ? std::string(s_->failures.modes[k].domain.name())
                                  : Facility::extra_cause_domain(static_cast<int>(k) - modes_),
                              stats[k].failures, stats[k].repaired, sim::to_hours(stats[k].time_to_repair)});
   facility_->finish(end_, result_); // energy, cooling and power metrics

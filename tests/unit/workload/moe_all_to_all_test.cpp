@@ -1,7 +1,7 @@
 // MoE expert parallelism spanning NVLink domains: the all-to-all crosses the fabric, and the busiest
 // expert's share (load imbalance) stretches its bandwidth term by f (step_model.hpp).
 #include "models/hardware/spec.hpp"
-#include "models/workload/comm_model.hpp"
+#include "models/fabric/comm_model.hpp"
 #include "models/workload/memory_footprint.hpp"
 #include "models/workload/step_model.hpp"
 
