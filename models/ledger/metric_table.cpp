@@ -147,6 +147,7 @@ void add_cost_metrics(std::vector<MetricDef>& t) {
   add_state_costs(t, std::begin(CLUSTER_STATES), std::end(CLUSTER_STATES), S::CLUSTER, CLUSTER_COST_FAMILY);
 }
 
+// flat table: the job metrics, one entry per metric.
 std::vector<MetricDef> job_metrics() {
   return {
       // Training jobs (and, where it makes sense, the cluster): replica_result.hpp gives the equations.

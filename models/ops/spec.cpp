@@ -12,6 +12,7 @@ using sim::KeyDef;
 using sim::KeyTable;
 using sim::ValueType;
 
+// flat table: the operations key table, one entry per key.
 const KeyTable& operations_keys() {
   static const KeyTable table{
       "operations", "/operations", "recovery, spares, repair crews and planned interruptions",

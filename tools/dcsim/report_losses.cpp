@@ -1,6 +1,7 @@
 #include "tools/dcsim/report_losses.hpp"
 
 #include "sim/csv.hpp"
+#include "sim/compressed_file.hpp"
 #include "sim/csv_reader.hpp"
 #include "tools/dcsim/report.hpp"
 #include "tools/dcsim/svg_chart.hpp"
@@ -66,7 +67,7 @@ std::string loss_waterfall_section(const std::filesystem::path& dir) {
       "restart; mechanisms are checkpoint writes, slowdowns, ft_dp groups out, planned stops, the launch and "
       "rescheduling.</p>\n";
   const auto path = dir / "losses.csv";
-  if (!std::filesystem::exists(path))
+  if (!sim::any_variant(path))
     return out + "<p class=\"note\">No losses.csv in this run's outputs (runs before it was written).</p></section>\n";
   sim::CsvDocument doc;
   try {
