@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -47,7 +48,26 @@ std::string read_own_marker(const std::filesystem::path& path, int& fd_out) {
   return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string();
 }
 
+/// A process killed between mkdtemp and its marker's text leaves a folder that is empty, or holds only an
+/// empty marker. Such a folder of a process that no longer exists is removed with unlink and rmdir,
+/// which cannot remove anything but an empty marker and an empty folder: nothing anyone wrote is lost.
+bool abandoned_before_its_marker(const std::filesystem::path& dir, const std::string& pid_digits) {
+  const pid_t pid = static_cast<pid_t>(std::stol(pid_digits));
+  if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH) return false; // alive, or not ours to ask
+  const std::filesystem::path marker = dir / TEMP_MARKER_FILE;
+  struct stat st {};
+  if (::lstat(marker.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid() || st.st_size != 0) return false;
+    std::error_code ec;
+    const auto entries = std::distance(std::filesystem::directory_iterator(dir, ec), {});
+    if (ec || entries != 1) return false; // something beside the marker: not an abandoned start
+    if (::unlink(marker.c_str()) != 0) return false;
+  }
+  return ::rmdir(dir.c_str()) == 0; // fails, and removes nothing, unless the folder is empty
+}
+
 } // namespace
+
 
 std::filesystem::path temp_root() {
   const char* base = std::getenv("TMPDIR");
@@ -127,6 +147,8 @@ int reclaim_stale_dirs(const std::filesystem::path& parent, const std::string& p
     if (ours && age_s >= min_age_s) {
       std::error_code ignored;
       if (std::filesystem::remove_all(entry.path(), ignored) > 0 && !ignored) ++removed;
+    } else if (!ours && text.empty() && age_s >= min_age_s && abandoned_before_its_marker(entry.path(), digits)) {
+      ++removed;
     }
     if (fd >= 0) ::close(fd);
   }

@@ -12,7 +12,10 @@
 // reclaim_stale_dirs() removes a folder only when it is a real folder (not a link) owned by this user,
 // holds a marker that is a regular file owned by this user whose text names the pid in the folder's
 // name, its lock can be taken (its owner and the owner's children are gone), and it has not changed for
-// a while. The name alone is never enough: another user's or another program's `dcsim-123-x` stays.
+// a while. The name alone is never enough: another user's or another program's `dcsim-123-x` stays,
+// with one exception that loses nothing: a process killed between mkdtemp and writing its marker leaves
+// an empty folder (or one holding only an empty marker); when the process its name names no longer
+// exists, that folder is removed by unlink and rmdir, which fail on anything not empty.
 //
 // write_file_atomically() writes a file through a temporary file created with
 // O_CREAT|O_EXCL|O_NOFOLLOW under a random name in the target's folder, then renamed over the target:

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <string>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -86,7 +87,8 @@ TEST_CASE("stale folders: only a dead process's, only once old enough, only with
 // folder by name and age, but this program did not provably write it: it stays.
 TEST_CASE("stale folders without this program's owner marker survive", "[unit][temp_dir]") {
   const fs::path parent = fresh("temp-dir-foreign");
-  fs::create_directories(parent / "dcsim-123-x");                 // no marker (another program's)
+  fs::create_directories(parent / "dcsim-123-x");                 // no marker (another program's, with a file)
+  std::ofstream(parent / "dcsim-123-x" / "theirs") << "kept\n";
   plant_marked(parent / "dcsim-124-x", 999);                      // a marker naming another pid
   fs::create_directories(parent / "dcsim-125-x");                 // a marker that is a link
   std::ofstream(parent / "target") << "dcsim-temp 125\n";
@@ -125,4 +127,30 @@ TEST_CASE("write_file_atomically never writes through a planted link", "[unit][t
   // A folder that cannot take the file: an error naming it, nothing left behind.
   CHECK_THROWS_WITH(dcsim::sim::write_file_atomically(dir / "missing" / "x.csv", "x"),
                     Catch::Contains("x.csv: cannot create a temporary file"));
+}
+
+// A run killed (SIGKILL) between mkdtemp and its marker leaves an empty folder, or one holding only an
+// empty marker: when the pid in its name is gone, it is removed (rmdir cannot lose anything); a live
+// pid's empty folder, and an empty marker beside another file, stay.
+TEST_CASE("an empty folder of a dead process, killed before its marker, is reclaimed, and nothing else is", "[unit][temp_dir]") {
+  const fs::path parent = fresh("temp-dir-empty");
+  pid_t dead = ::fork(); // a pid that surely existed and is gone once reaped
+  if (dead == 0) ::_exit(0);
+  REQUIRE(dead > 0);
+  int status = 0;
+  REQUIRE(::waitpid(dead, &status, 0) == dead);
+  const std::string gone = fmt::format("dcsim-{}-", dead);
+  fs::create_directories(parent / (gone + "empty"));
+  fs::create_directories(parent / (gone + "marker"));
+  std::ofstream(parent / (gone + "marker") / dcsim::sim::TEMP_MARKER_FILE).close(); // created, never written
+  fs::create_directories(parent / (gone + "more"));
+  std::ofstream(parent / (gone + "more") / dcsim::sim::TEMP_MARKER_FILE).close();
+  std::ofstream(parent / (gone + "more") / "data") << "x\n";
+  fs::create_directories(parent / fmt::format("dcsim-{}-alive", ::getpid()));
+  CHECK(reclaim_stale_dirs(parent, "dcsim-", 0) == 2);
+  CHECK_FALSE(fs::exists(parent / (gone + "empty")));
+  CHECK_FALSE(fs::exists(parent / (gone + "marker")));
+  CHECK(fs::exists(parent / (gone + "more") / "data"));
+  CHECK(fs::exists(parent / (gone + "more") / dcsim::sim::TEMP_MARKER_FILE));
+  CHECK(fs::exists(parent / fmt::format("dcsim-{}-alive", ::getpid())));
 }
