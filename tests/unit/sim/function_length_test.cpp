@@ -15,7 +15,8 @@
 #include <utility>
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <cctype>
+#include <string_view>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -117,25 +118,79 @@ std::string fold(const std::string& text) {
   return out;
 }
 
+// No std::regex in this scanner: libstdc++'s regex recurses once per character matched by a repeat,
+// which overflows the stack under AddressSanitizer on long heads.
+
+/// `text` has `word` at `i` as a whole word.
+bool word_at(const std::string& text, std::size_t i, std::string_view word) {
+  if (text.compare(i, word.size(), word) != 0) return false;
+  const std::size_t after = i + word.size();
+  return after >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_');
+}
+
+std::size_t skip_spaces(const std::string& text, std::size_t i) {
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+    ++i;
+  return i;
+}
+
 /// Drops access labels (`public:`) at the head of a class member's text.
 std::string without_labels(std::string head) {
-  static const std::regex label(R"(^\s*(public|private|protected)\s*:(?!:))");
-  std::smatch m;
-  while (std::regex_search(head, m, label))
-    head = m.suffix().str();
-  return head;
+  for (;;) {
+    const std::size_t i = skip_spaces(head, 0);
+    bool stripped = false;
+    for (const std::string_view label : {"public", "private", "protected"}) {
+      if (!word_at(head, i, label)) continue;
+      const std::size_t colon = skip_spaces(head, i + label.size());
+      if (colon < head.size() && head[colon] == ':' && (colon + 1 >= head.size() || head[colon + 1] != ':')) {
+        head = head.substr(colon + 1);
+        stripped = true;
+      }
+      break;
+    }
+    if (!stripped) return head;
+  }
+}
+
+/// A `)`, then optionally `noexcept`, then a single `:` (a constructor's initialiser list).
+bool has_init_list(const std::string& h) {
+  for (std::size_t close = h.find(')'); close != std::string::npos; close = h.find(')', close + 1)) {
+    std::size_t i = skip_spaces(h, close + 1);
+    if (word_at(h, i, "noexcept")) i = skip_spaces(h, i + 8);
+    if (i + 1 < h.size() && h[i] == ':' && h[i + 1] != ':') return true;
+  }
+  return false;
+}
+
+/// `[template <...>] class|struct|union NAME ...` with no parenthesis after the keyword. Written without
+/// std::regex: libstdc++'s regex recurses once per character of a `[^()]*`, which overflows the stack
+/// under AddressSanitizer on long heads.
+bool is_class_head(const std::string& h) {
+  auto keyword_at = [&h](std::size_t i) {
+    while (i < h.size() && h[i] == ' ')
+      ++i;
+    for (const std::string_view word : {"class", "struct", "union"}) {
+      if (h.compare(i, word.size(), word) != 0) continue;
+      const std::size_t after = i + word.size();
+      if (after < h.size() && (std::isalnum(static_cast<unsigned char>(h[after])) || h[after] == '_')) return false;
+      return h.find_first_of("()", after) == std::string::npos;
+    }
+    return false;
+  };
+  if (h.compare(0, 8, "template") != 0) return keyword_at(0);
+  for (std::size_t close = h.find('>'); close != std::string::npos; close = h.find('>', close + 1))
+    if (h.find('<') < close && keyword_at(close + 1)) return true; // any `<...>` the keyword may follow
+  return false;
 }
 
 /// What a `{` at namespace or class level opens, from the text before it.
 enum class Opens { NAMESPACE, CLASS, FUNCTION, DATA };
 Opens classify(const std::string& head) {
-  static const std::regex ns(R"(^(inline\s+)?namespace\b|^extern\s*$)");
-  static const std::regex cls(R"(^(template\s*<.*>\s*)?(class|struct|union)\b[^()]*$)");
-  static const std::regex enm(R"(^(enum|typedef)\b)");
   const std::string h = fold(head);
-  if (std::regex_search(h, ns)) return Opens::NAMESPACE;
-  if (std::regex_search(h, enm)) return Opens::DATA;
-  if (std::regex_search(h, cls)) return Opens::CLASS;
+  const std::size_t ns_at = word_at(h, 0, "inline") ? skip_spaces(h, 6) : 0;
+  if (word_at(h, ns_at, "namespace") || h == "extern") return Opens::NAMESPACE;
+  if (word_at(h, 0, "enum") || word_at(h, 0, "typedef")) return Opens::DATA;
+  if (is_class_head(h)) return Opens::CLASS;
   int depth = 0;
   bool paren = false, assigns = false;
   for (std::size_t i = 0; i < h.size(); ++i) {
@@ -193,7 +248,7 @@ std::vector<Function> functions_of(const std::string& src) {
       }
       // A brace-initialised member of a constructor's initialiser list: part of the head.
       const std::string folded = fold(head);
-      const bool init_list = std::regex_search(folded, std::regex(R"(\)\s*(noexcept\s*)?:[^:])"));
+      const bool init_list = has_init_list(folded);
       const char before = folded.empty() ? ' ' : folded.back();
       if (what == Opens::FUNCTION && init_list && (std::isalnum(static_cast<unsigned char>(before)) || before == '_' ||
                                                    before == '>')) {
