@@ -1,5 +1,6 @@
 #include "models/serving/service_timeline.hpp"
 
+#include "models/serving/batch_play.hpp"
 #include "sim/rng.hpp"
 
 #include <algorithm>
@@ -26,6 +27,12 @@ double LatencyHistogram::quantile(double q) const {
     if (cum >= q * total_) return LOW_S * std::pow(10.0, (b + 0.5) / PER_DECADE);
   }
   return LOW_S * std::pow(10.0, (BINS - 0.5) / PER_DECADE);
+}
+
+void LatencyHistogram::merge(const LatencyHistogram& other) {
+  for (std::size_t b = 0; b < weight_.size(); ++b)
+    weight_[b] += other.weight_[b];
+  total_ += other.total_;
 }
 
 namespace {
@@ -91,10 +98,13 @@ void ServiceTimeline::advance(double dt_s, int instances, double demand_req_per_
 void ServiceTimeline::open(int instances, double demand_req_per_s, int lost, bool failure) {
   if (window_.open || instances <= 0 || !(demand_req_per_s > 0)) return;
   const double per_instance = demand_req_per_s / instances;
-  const double warmup_s = 2.0 * spec_.osl * spec_.tpot_slo_s; // a request's life twice: the batch is full
-  double length_s = spec_.window_s, warm_s = warmup_s;
-  int k = std::min(instances, MAX_WINDOW_INSTANCES);
-  while (k > 1 && per_instance * k * (length_s + warm_s) > MAX_WINDOW_REQUESTS)
+  // The played pool starts in its fluid steady state (models/serving/batch_play.hpp): no warm-up.
+  double length_s = spec_.window_s, warm_s = 0;
+  // A failure's sub-pool keeps a healthy instance beside the struck ones (when the pool has one), so that
+  // the retried requests have somewhere to go.
+  const int min_k = std::min(instances, failure ? lost + 1 : 1);
+  int k = std::max(min_k, std::min(instances, MAX_WINDOW_INSTANCES));
+  while (k > min_k && per_instance * k * (length_s + warm_s) > MAX_WINDOW_REQUESTS)
     --k;
   if (const double n = per_instance * k * (length_s + warm_s); n > MAX_WINDOW_REQUESTS) { // shorter, both parts
     length_s *= MAX_WINDOW_REQUESTS / n;
@@ -132,21 +142,32 @@ void ServiceTimeline::close_window() {
   s.ttft_slo_s = spec_.ttft_slo_s;
   s.tpot_slo_s = spec_.tpot_slo_s;
   s.measure_from_s = w.warm_s;
-  s.keep_samples = true;
   s.seed = sim::stream_seed(seed_, static_cast<std::uint64_t>(totals_.windows), "serving/window");
   const double back_s = w.back_s >= 0 ? w.warm_s + (w.back_s - w.start_s) : 1e300;
   for (int i = 0; i < w.lost; ++i)
     s.outages.push_back(Outage{i, w.warm_s, back_s});
-  const PlayResult r = play_requests(s, cost_, cost_);
+  const auto same = std::find_if(played_.begin(), played_.end(), [&](const Played& p) {
+    return p.sub_pool == s.instances && p.lost == w.lost && p.requests == s.requests &&
+           p.rate_req_per_s == s.arrival_req_per_s && p.warm_s == w.warm_s && p.back_s == back_s;
+  });
+  const bool fresh = same == played_.end();
+  if (fresh) { // a window like no earlier one: played (identical windows reuse its figures)
+    const BatchPlayResult r = play_batches(s, cost_, true);
+    Played p{s.instances, w.lost, s.requests, s.arrival_req_per_s, w.warm_s, back_s, r.completed, r.met, r.retried, {}, {}};
+    for (const auto& [x, n] : r.ttft_s)
+      p.ttft.add(x, n);
+    for (const auto& [x, n] : r.tpot_s)
+      p.tpot.add(x, n);
+    played_.push_back(std::move(p));
+  }
+  const Played& p = fresh ? played_.back() : *same;
   totals_.windows += 1;
-  totals_.requests_served += r.completed;
-  totals_.requests_met += r.met;
-  totals_.retried_requests += r.retried;
-  totals_.window_requests += r.completed;
-  for (double x : r.ttft_samples_s)
-    ttft_.add(x, 1.0);
-  for (double x : r.tpot_samples_s)
-    tpot_.add(x, 1.0);
+  totals_.requests_served += p.completed;
+  totals_.requests_met += p.met;
+  totals_.retried_requests += p.retried;
+  totals_.window_requests += p.completed;
+  ttft_.merge(p.ttft);
+  tpot_.merge(p.tpot);
 }
 
 ServingTotals ServiceTimeline::totals() const {

@@ -51,17 +51,10 @@ void InferenceService::count_domains(int& whole, int& unused) const {
   // A service described by a model serves whole instances: a failed GPU takes its instance out, and a
   // domain's GPUs that form no whole instance serve nothing (leftover, not down).
   whole = unused = 0;
-  for (int d : alloc_->job_domains(job_)) {
-    const auto r = layout_->domain_range(d);
-    int held = 0, healthy = 0;
-    for (int g = r.first; g < r.end(); ++g)
-      if (alloc_->owner(g) == job_) {
-        ++held;
-        if (alloc_->usable(g)) ++healthy;
-      }
+  alloc_->for_each_share(job_, [&](int held, int healthy) {
     whole += healthy / instance_gpus_ * instance_gpus_;
     unused += held % instance_gpus_;
-  }
+  });
 }
 
 void InferenceService::recount() {
