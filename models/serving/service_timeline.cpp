@@ -111,11 +111,21 @@ void ServiceTimeline::open(int instances, double demand_req_per_s, int lost, boo
     warm_s *= MAX_WINDOW_REQUESTS / n;
   }
   window_ = Window{true, failure, now_s_, now_s_ + length_s, warm_s, instances, k, std::min(lost, k),
-                   per_instance * k, -1};
+                   per_instance * k, -1, {}};
+  if (failure) window_.strikes.emplace_back(0.0, window_.lost);
 }
 
 void ServiceTimeline::on_failure(int instances, double demand_req_per_s, int lost) {
-  open(instances, demand_req_per_s, std::max(1, lost), true);
+  if (!window_.open) {
+    open(instances, demand_req_per_s, std::max(1, lost), true);
+    return;
+  }
+  // A failure during a window: played when the sub-pool keeps a serving instance and has not been whole again.
+  const int struck = std::min(std::max(1, lost), window_.sub_pool - window_.lost - 1);
+  if (struck <= 0 || window_.back_s >= 0) return; // the fluid part carries it
+  window_.strikes.emplace_back(now_s_ - window_.start_s, struck);
+  window_.lost += struck;
+  window_.failure = true;
 }
 
 void ServiceTimeline::on_demand_step(int instances, double demand_req_per_s) {
@@ -144,16 +154,20 @@ void ServiceTimeline::close_window() {
   s.measure_from_s = w.warm_s;
   s.seed = sim::stream_seed(seed_, static_cast<std::uint64_t>(totals_.windows), "serving/window");
   const double back_s = w.back_s >= 0 ? w.warm_s + (w.back_s - w.start_s) : 1e300;
-  for (int i = 0; i < w.lost; ++i)
-    s.outages.push_back(Outage{i, w.warm_s, back_s});
+  int struck = 0; // the strikes' instances in turn, each out from its strike until the pool is whole again
+  for (const auto& [after_s, count] : w.strikes)
+    for (int i = 0; i < count; ++i)
+      s.outages.push_back(Outage{struck++, w.warm_s + after_s, back_s});
   const auto same = std::find_if(played_.begin(), played_.end(), [&](const Played& p) {
     return p.sub_pool == s.instances && p.lost == w.lost && p.requests == s.requests &&
-           p.rate_req_per_s == s.arrival_req_per_s && p.warm_s == w.warm_s && p.back_s == back_s;
+           p.rate_req_per_s == s.arrival_req_per_s && p.warm_s == w.warm_s && p.back_s == back_s &&
+           p.strikes == w.strikes;
   });
   const bool fresh = same == played_.end();
   if (fresh) { // a window like no earlier one: played (identical windows reuse its figures)
     const BatchPlayResult r = play_batches(s, cost_, true);
-    Played p{s.instances, w.lost, s.requests, s.arrival_req_per_s, w.warm_s, back_s, r.completed, r.met, r.retried, {}, {}};
+    Played p{s.instances, w.lost,    s.requests, s.arrival_req_per_s, w.warm_s, back_s, w.strikes,
+             r.completed, r.met,      r.retried, {},                  {}};
     for (const auto& [x, n] : r.ttft_s)
       p.ttft.add(x, n);
     for (const auto& [x, n] : r.tpot_s)

@@ -33,6 +33,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace dcsim::serving {
@@ -81,7 +82,9 @@ public:
 
   /// The interval [now − dt_s, now) with `instances` serving and λ = demand_req_per_s.
   void advance(double dt_s, int instances, double demand_req_per_s);
-  /// A failure struck `lost` of `instances` instances now: opens a window unless one is open.
+  /// A failure struck `lost` of `instances` instances now: opens a window; in an open window whose pool is
+  /// not yet whole again, it strikes the played sub-pool (keeping one of its instances serving) and is played
+  /// there too (a peak window becomes a failure window); otherwise it stays in the fluid part.
   void on_failure(int instances, double demand_req_per_s, int lost);
   /// A demand step: opens a peak window when the load reaches peak_window_load_frac (one a day at most).
   void on_demand_step(int instances, double demand_req_per_s);
@@ -104,6 +107,7 @@ private:
     int lost = 0;           ///< struck instances of the sub-pool
     double rate_req_per_s = 0; ///< λ·k/n
     double back_s = -1;     ///< when the pool was back to its size (−1: not yet)
+    std::vector<std::pair<double, int>> strikes; ///< (seconds after start_s, sub-pool instances struck)
   };
 
   ServingSpec spec_;
@@ -121,6 +125,7 @@ private:
   struct Played {
     int sub_pool = 0, lost = 0, requests = 0;
     double rate_req_per_s = 0, warm_s = 0, back_s = 0;
+    std::vector<std::pair<double, int>> strikes;
     double completed = 0, met = 0, retried = 0;
     LatencyHistogram ttft, tpot;
   };
