@@ -75,6 +75,14 @@ void InferenceService::recount() {
   }
   moving_gpus_ = std::min(moving_gpus_, whole_gpus_);
   serving_gpus_ = std::max(0, whole_gpus_ - moving_gpus_ - restarting_gpus_);
+  publish_load();
+}
+
+double InferenceService::busy_gpus() const {
+  if (!timeline_ || serving_gpus_ <= 0) return 0;
+  const double capacity = timeline_->capacity_req_per_s(serving_gpus_ / instance_gpus_);
+  if (!(capacity > 0)) return 0;
+  return serving_gpus_ * std::min(demand_ / spec_->serving->osl, capacity) / capacity;
 }
 
 void InferenceService::on_failure(std::uint64_t, int) {
@@ -166,6 +174,7 @@ void InferenceService::step(int point) {
   advance();
   // A trace point's value by its index: the date of the tick may convert back to hours a hair below it.
   demand_ = point >= 0 ? spec_->demand_trace[static_cast<std::size_t>(point)].second : demand_tokens_per_s(queue_->now());
+  publish_load();
   schedule_step();
   if (timeline_) {
     const bool open = timeline_->window_open();
