@@ -54,6 +54,8 @@ ServiceTimeline::ServiceTimeline(const ServingSpec& spec, const hardware::Hardwa
       totals_.prefill_time_frac = (p.tpot_s - p.decode_step_s) / p.tpot_s;
       cost_.max_batch = std::max(1, p.batch);
     }
+  capacity_per_instance_ =
+      fluid_state(curve_, 1, std::numeric_limits<double>::infinity(), spec_.tpot_slo_s).capacity_req_per_s;
   // Windows evaluate the decode step at every iteration: memoised per batch (computed when first needed).
   auto memo = std::make_shared<std::vector<double>>(static_cast<std::size_t>(cost_.max_batch) + 1, -1.0);
   cost_.decode_step_s = [memo, step = cost_.decode_step_s](int decodes) {
@@ -65,14 +67,19 @@ ServiceTimeline::ServiceTimeline(const ServingSpec& spec, const hardware::Hardwa
 }
 
 double ServiceTimeline::capacity_req_per_s(int instances) const {
-  return fluid_state(curve_, instances, std::numeric_limits<double>::infinity(), spec_.tpot_slo_s).capacity_req_per_s;
+  return instances > 0 ? instances * capacity_per_instance_ : 0.0; // C_n = n·B_slo/(TPOT(B_slo)·OSL)
 }
 
 double ServiceTimeline::instance_output_tokens_per_s() const { return capacity_req_per_s(1) * spec_.osl; }
 
 void ServiceTimeline::fluid(double dt_s, int instances, double demand_req_per_s) {
   if (!(dt_s > 0) || !(demand_req_per_s > 0) || instances <= 0) return;
-  const FluidState f = fluid_state(curve_, instances, demand_req_per_s, spec_.tpot_slo_s);
+  if (instances != fluid_instances_ || demand_req_per_s != fluid_demand_) {
+    fluid_state_ = fluid_state(curve_, instances, demand_req_per_s, spec_.tpot_slo_s);
+    fluid_instances_ = instances;
+    fluid_demand_ = demand_req_per_s;
+  }
+  const FluidState& f = fluid_state_;
   const double served = f.served_req_per_s * dt_s;
   totals_.requests_served += served;
   // Admission control: the pool serves up to its capacity at the point the load runs at, the rest is shed.

@@ -130,6 +130,11 @@ private:
     LatencyHistogram ttft, tpot;
   };
   std::vector<Played> played_;
+  double capacity_per_instance_ = 0; ///< C_1 (C_n = n·C_1)
+  /// The last fluid state and its inputs (the load changes at demand steps and failures only).
+  int fluid_instances_ = -1;
+  double fluid_demand_ = -1;
+  FluidState fluid_state_;
 
   void open(int instances, double demand_req_per_s, int lost, bool failure);
   void fluid(double dt_s, int instances, double demand_req_per_s);

@@ -193,9 +193,9 @@ std::vector<Case> cases() {
        "<= 5 s and <= 2 GiB per replica (and <= 2 x case a)", 5.0, 2048, true, case_e},
       {"s", "case a with a DeepSeek-R1 service of ~10^4 requests/s on 24 of its racks (request-level windows after "
             "failures and at daily peaks)",
-       "<= 5 s and <= 2 GiB per replica (and <= 2 x case s0)", 5.0, 2048, true, case_s, 4},
+       "<= 5 s and <= 2 GiB per replica (and <= 2 x case s0)", 5.0, 2048, true, case_s, 8},
       {"s0", "case s without the service (the same training job, the service's racks idle)",
-       "<= 5 s and <= 2 GiB per replica", 5.0, 2048, true, case_s0, 4},
+       "<= 5 s and <= 2 GiB per replica", 5.0, 2048, true, case_s0, 8},
   };
 }
 
@@ -273,6 +273,10 @@ int run_step_case() {
 int main(int argc, char** argv) {
   dcsim::tools::use_transparent_huge_pages(argv);
   std::vector<std::string> wanted(argv + 1, argv + argc);
+  if (!wanted.empty() && wanted[0] == "serving-markdown") { // docs/serving-study.md (tools/update-docs)
+    dcsim::tools::print_study_markdown();
+    return 0;
+  }
   if (!wanted.empty() && wanted[0] == "--list") {
     for (const auto& c : cases())
       std::cout << c.name << ": " << c.what << " (target " << c.target << ")\n";
