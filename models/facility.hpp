@@ -75,6 +75,7 @@ public:
   void on_owner_change(int gpu, int from, int to); ///< after the placement index counted it
   void on_health_change(int gpu, bool up);
   void on_training_changed(int job, bool training) { power_->set_training(job, training); }
+  void on_serving_load(int job, double busy_gpus) { power_->set_serving_load(job, busy_gpus); }
   void on_job_stopped(int job) { service_->job_stopped(job); }
 
   /// The clock fraction job `job` runs at (1: not throttled or capped).

@@ -54,9 +54,13 @@ void Replica::build_jobs() {
   }
   for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
     if (s_->jobs[j].kind == workload::JobKind::INFERENCE) {
-      workloads_.add(std::make_unique<workload::InferenceService>(
+      auto service = std::make_unique<workload::InferenceService>(
           s_->jobs[j], static_cast<int>(j), *layout_, alloc_, scheduler_, queue_, log_, &s_->hardware,
-          sim::stream_seed(seed_, replica_, "serving/" + s_->jobs[j].name)));
+          sim::stream_seed(seed_, replica_, "serving/" + s_->jobs[j].name));
+      service->set_load_hook([this, j](double busy_gpus) {
+        if (facility_) facility_->on_serving_load(static_cast<int>(j), busy_gpus);
+      });
+      workloads_.add(std::move(service));
       continue;
     }
     const int job = static_cast<int>(j);

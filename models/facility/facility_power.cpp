@@ -25,6 +25,7 @@ FacilityPower::FacilityPower(const power::PowerSpec& power, const hardware::Hard
   job_up_.assign(n_jobs, 0);
   rack_up_.assign(static_cast<std::size_t>(racks_), gpus_per_rack_);
   training_.assign(n_jobs, 0);
+  serving_busy_.assign(n_jobs, 0.0);
   cap_.assign(n_jobs, 1.0);
   clock_.assign(n_jobs, 1.0);
   job_energy_.resize(n_jobs);
@@ -47,6 +48,13 @@ void FacilityPower::health_changed(int rack, int owner, bool up) {
 
 void FacilityPower::set_training(int job, bool training) {
   training_[static_cast<std::size_t>(job)] = training ? 1 : 0;
+  touch();
+}
+
+void FacilityPower::set_serving_load(int job, double busy_gpus) {
+  double& b = serving_busy_[static_cast<std::size_t>(job)];
+  if (b == busy_gpus) return;
+  b = busy_gpus;
   touch();
 }
 
@@ -77,8 +85,10 @@ double FacilityPower::extra_w(int job, double cap) const {
 
 double FacilityPower::it_power_w(const std::vector<double>& caps) const {
   double w = base_w_ * view_->powered_racks() + gpu_.idle_w() * view_->up_gpus();
-  for (std::size_t j = 0; j < training_.size(); ++j)
+  for (std::size_t j = 0; j < training_.size(); ++j) {
     if (training_[j]) w += extra_w(static_cast<int>(j), caps[j]);
+    w += serving_w(j);
+  }
   return w;
 }
 
@@ -139,7 +149,8 @@ void FacilityPower::settle() {
   const double per_gpu_w = gpu_.idle_w() + base_w_ / gpus_per_rack_;
   for (std::size_t j = 0; j < n_jobs; ++j)
     job_energy_[j].set(now,
-                       job_up_[j] * per_gpu_w + (training_[j] ? extra_w(static_cast<int>(j), cap_[j]) : 0.0));
+                       job_up_[j] * per_gpu_w + (training_[j] ? extra_w(static_cast<int>(j), cap_[j]) : 0.0) +
+                           serving_w(j));
   isolated_gpus_.set(now, static_cast<double>(racks_ - view_->powered_racks()) * gpus_per_rack_);
   throttled_gpus_.set(now, throttled_gpus);
   capped_gpus_.set(now, capped_gpus);
@@ -158,7 +169,7 @@ void FacilityPower::start_grid_event(const power::GridEvent& e) {
     // Stop the latest jobs first until the others fit uncapped; capping covers what remains.
     double projected = base_w_ * view_->powered_racks() + gpu_.idle_w() * view_->up_gpus();
     for (std::size_t j = 0; j < training_.size(); ++j)
-      projected += extra_w(static_cast<int>(j), 1.0);
+      projected += extra_w(static_cast<int>(j), 1.0) + serving_w(j);
     for (int j = static_cast<int>(training_.size()) - 1; j >= 0 && projected > *available_w_; --j) {
       const WorkloadShape& w = workloads_[static_cast<std::size_t>(j)];
       if (!w.training) continue; // an inference service is not paused
@@ -203,6 +214,11 @@ std::vector<double> FacilityPower::rack_power_w(std::vector<double>* hottest_gpu
       busy[r] += g;
       hottest[r] = std::max(hottest[r], w);
     }
+  }
+  for (std::size_t j = 0; j < training_.size(); ++j) { // a service's load, spread over its racks by GPUs
+    if (!(serving_busy_[j] > 0) || job_up_[j] <= 0) continue;
+    for (std::size_t r = 0; r < n; ++r)
+      busy_w[r] += serving_w(j) * rack_gpus(j, static_cast<int>(r)) / job_up_[j];
   }
   std::vector<double> p(n, 0.0);
   for (std::size_t r = 0; r < n; ++r) {

@@ -10,8 +10,13 @@
 // (hardware/gpu_power.hpp), P_base the rack base power, G the GPUs per rack, g_jr the GPUs of job j on rack
 // r, f_r the throttle clock of rack r (1 unless the cooling plant throttles it), n_j the job's GPUs:
 //   D_j(c)  = n_j·(P_busy(c) − P_idle) + Σ_{r throttled} g_jr·(P_busy(min(c, f_r)) − P_busy(c))
-//   P_IT    = P_base·(racks powered) + P_idle·(healthy GPUs) + Σ_{j training} D_j(c_j)
-//   P_j     = (P_idle + P_base/G)·(healthy GPUs of j) + [j training]·D_j(c_j)
+//   S_j     = b_j·(P_busy(1) − P_idle)        a service's load: b_j = its serving GPUs × its busy share u_j
+//   P_IT    = P_base·(racks powered) + P_idle·(healthy GPUs) + Σ_{j training} D_j(c_j) + Σ_{j service} S_j
+//   P_j     = (P_idle + P_base/G)·(healthy GPUs of j) + [j training]·D_j(c_j) + [j service]·S_j
+// so a serving GPU draws P_idle + (P_busy(1) − P_idle)·u_j: the linear utilisation model of server power
+// (X. Fan, W.-D. Weber, L. A. Barroso, "Power provisioning for a warehouse-sized computer", ISCA 2007:
+// P(u) = P_idle + (P_busy − P_idle)·u), with u_j the share of the pool's capacity at the TPOT SLO point
+// the load uses (set by the service: models/workload/inference_service.hpp). Services are never capped.
 //   clock_j = min(c_j, min{ f_r : rack r holds GPUs of job j and is throttled })
 // Caps: none while P_IT(1) ≤ P_avail; else power/power_capper.hpp's uniform or priority policy. A grid event
 // sets P_avail = P_ref·(1 − cut) with P_ref the budget or the racks' design power (power/spec.hpp); under
@@ -76,6 +81,8 @@ public:
   void owner_changed(bool gpu_up, int from, int to);
   void health_changed(int rack, int owner, bool up);
   void set_training(int job, bool training);
+  /// A service's busy GPU equivalent b_j (serving GPUs × busy share): its load power S_j.
+  void set_serving_load(int job, double busy_gpus);
 
   /// Schedules the grid events' start and end.
   void schedule_grid_events();
@@ -118,6 +125,7 @@ private:
   std::vector<int> job_up_;    ///< healthy GPUs a job holds
   std::vector<int> rack_up_;   ///< healthy GPUs per rack
   std::vector<char> training_; ///< per job
+  std::vector<double> serving_busy_; ///< per job: b_j of a service (0 otherwise)
   std::vector<double> cap_;    ///< per job
   std::vector<double> clock_;
   std::optional<double> available_w_; ///< budget (times 1 - cut during a grid event); none: no budget
@@ -136,6 +144,7 @@ private:
   std::vector<double> caps_within_budget(bool& capping) const;
   double extra_w(int job, double cap) const; ///< D_j at cap
   double it_power_w(const std::vector<double>& caps) const;
+  double serving_w(std::size_t job) const { return serving_busy_[job] * (gpu_.busy_w(1.0) - gpu_.idle_w()); } ///< S_j
   void start_grid_event(const power::GridEvent& e);
   void end_grid_event();
 };

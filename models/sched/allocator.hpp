@@ -67,6 +67,12 @@ public:
 
   /// Domains a job holds, in placement order.
   std::vector<int> job_domains(int job) const;
+  /// Calls f(GPUs held, GPUs of them usable) for each domain a job holds, in placement order (O(domains)).
+  template <class F> void for_each_share(int job, F&& f) const {
+    if (job < 0 || job >= static_cast<int>(jobs_.size())) return;
+    for (const Share& share : jobs_[static_cast<std::size_t>(job)].shares)
+      f(static_cast<int>(share.gpus.size()), static_cast<int>(share.gpus.size()) - share.down);
+  }
   /// A job's GPUs in rank order: its domains in placement order, each domain's GPUs in the order of its
   /// share (a spare swapped in takes the place of the GPU it replaces).
   std::vector<int> job_gpus(int job) const;

@@ -1,5 +1,6 @@
 #include "models/serving/service_timeline.hpp"
 
+#include "models/serving/batch_play.hpp"
 #include "sim/rng.hpp"
 
 #include <algorithm>
@@ -28,6 +29,12 @@ double LatencyHistogram::quantile(double q) const {
   return LOW_S * std::pow(10.0, (BINS - 0.5) / PER_DECADE);
 }
 
+void LatencyHistogram::merge(const LatencyHistogram& other) {
+  for (std::size_t b = 0; b < weight_.size(); ++b)
+    weight_[b] += other.weight_[b];
+  total_ += other.total_;
+}
+
 namespace {
 PerfModel make_model(const ServingSpec& spec, const hardware::HardwareSpec& hw) {
   return PerfModel(*find_model_shape(spec.model), spec.instance, gpu_figures(hw), efficiency_for(hw.gpu.model));
@@ -47,6 +54,8 @@ ServiceTimeline::ServiceTimeline(const ServingSpec& spec, const hardware::Hardwa
       totals_.prefill_time_frac = (p.tpot_s - p.decode_step_s) / p.tpot_s;
       cost_.max_batch = std::max(1, p.batch);
     }
+  capacity_per_instance_ =
+      fluid_state(curve_, 1, std::numeric_limits<double>::infinity(), spec_.tpot_slo_s).capacity_req_per_s;
   // Windows evaluate the decode step at every iteration: memoised per batch (computed when first needed).
   auto memo = std::make_shared<std::vector<double>>(static_cast<std::size_t>(cost_.max_batch) + 1, -1.0);
   cost_.decode_step_s = [memo, step = cost_.decode_step_s](int decodes) {
@@ -58,14 +67,19 @@ ServiceTimeline::ServiceTimeline(const ServingSpec& spec, const hardware::Hardwa
 }
 
 double ServiceTimeline::capacity_req_per_s(int instances) const {
-  return fluid_state(curve_, instances, std::numeric_limits<double>::infinity(), spec_.tpot_slo_s).capacity_req_per_s;
+  return instances > 0 ? instances * capacity_per_instance_ : 0.0; // C_n = n·B_slo/(TPOT(B_slo)·OSL)
 }
 
 double ServiceTimeline::instance_output_tokens_per_s() const { return capacity_req_per_s(1) * spec_.osl; }
 
 void ServiceTimeline::fluid(double dt_s, int instances, double demand_req_per_s) {
   if (!(dt_s > 0) || !(demand_req_per_s > 0) || instances <= 0) return;
-  const FluidState f = fluid_state(curve_, instances, demand_req_per_s, spec_.tpot_slo_s);
+  if (instances != fluid_instances_ || demand_req_per_s != fluid_demand_) {
+    fluid_state_ = fluid_state(curve_, instances, demand_req_per_s, spec_.tpot_slo_s);
+    fluid_instances_ = instances;
+    fluid_demand_ = demand_req_per_s;
+  }
+  const FluidState& f = fluid_state_;
   const double served = f.served_req_per_s * dt_s;
   totals_.requests_served += served;
   // Admission control: the pool serves up to its capacity at the point the load runs at, the rest is shed.
@@ -91,21 +105,34 @@ void ServiceTimeline::advance(double dt_s, int instances, double demand_req_per_
 void ServiceTimeline::open(int instances, double demand_req_per_s, int lost, bool failure) {
   if (window_.open || instances <= 0 || !(demand_req_per_s > 0)) return;
   const double per_instance = demand_req_per_s / instances;
-  const double warmup_s = 2.0 * spec_.osl * spec_.tpot_slo_s; // a request's life twice: the batch is full
-  double length_s = spec_.window_s, warm_s = warmup_s;
-  int k = std::min(instances, MAX_WINDOW_INSTANCES);
-  while (k > 1 && per_instance * k * (length_s + warm_s) > MAX_WINDOW_REQUESTS)
+  // The played pool starts in its fluid steady state (models/serving/batch_play.hpp): no warm-up.
+  double length_s = spec_.window_s, warm_s = 0;
+  // A failure's sub-pool keeps a healthy instance beside the struck ones (when the pool has one), so that
+  // the retried requests have somewhere to go.
+  const int min_k = std::min(instances, failure ? lost + 1 : 1);
+  int k = std::max(min_k, std::min(instances, MAX_WINDOW_INSTANCES));
+  while (k > min_k && per_instance * k * (length_s + warm_s) > MAX_WINDOW_REQUESTS)
     --k;
   if (const double n = per_instance * k * (length_s + warm_s); n > MAX_WINDOW_REQUESTS) { // shorter, both parts
     length_s *= MAX_WINDOW_REQUESTS / n;
     warm_s *= MAX_WINDOW_REQUESTS / n;
   }
   window_ = Window{true, failure, now_s_, now_s_ + length_s, warm_s, instances, k, std::min(lost, k),
-                   per_instance * k, -1};
+                   per_instance * k, -1, {}};
+  if (failure) window_.strikes.emplace_back(0.0, window_.lost);
 }
 
 void ServiceTimeline::on_failure(int instances, double demand_req_per_s, int lost) {
-  open(instances, demand_req_per_s, std::max(1, lost), true);
+  if (!window_.open) {
+    open(instances, demand_req_per_s, std::max(1, lost), true);
+    return;
+  }
+  // A failure during a window: played when the sub-pool keeps a serving instance and has not been whole again.
+  const int struck = std::min(std::max(1, lost), window_.sub_pool - window_.lost - 1);
+  if (struck <= 0 || window_.back_s >= 0) return; // the fluid part carries it
+  window_.strikes.emplace_back(now_s_ - window_.start_s, struck);
+  window_.lost += struck;
+  window_.failure = true;
 }
 
 void ServiceTimeline::on_demand_step(int instances, double demand_req_per_s) {
@@ -132,21 +159,36 @@ void ServiceTimeline::close_window() {
   s.ttft_slo_s = spec_.ttft_slo_s;
   s.tpot_slo_s = spec_.tpot_slo_s;
   s.measure_from_s = w.warm_s;
-  s.keep_samples = true;
   s.seed = sim::stream_seed(seed_, static_cast<std::uint64_t>(totals_.windows), "serving/window");
   const double back_s = w.back_s >= 0 ? w.warm_s + (w.back_s - w.start_s) : 1e300;
-  for (int i = 0; i < w.lost; ++i)
-    s.outages.push_back(Outage{i, w.warm_s, back_s});
-  const PlayResult r = play_requests(s, cost_, cost_);
+  int struck = 0; // the strikes' instances in turn, each out from its strike until the pool is whole again
+  for (const auto& [after_s, count] : w.strikes)
+    for (int i = 0; i < count; ++i)
+      s.outages.push_back(Outage{struck++, w.warm_s + after_s, back_s});
+  const auto same = std::find_if(played_.begin(), played_.end(), [&](const Played& p) {
+    return p.sub_pool == s.instances && p.lost == w.lost && p.requests == s.requests &&
+           p.rate_req_per_s == s.arrival_req_per_s && p.warm_s == w.warm_s && p.back_s == back_s &&
+           p.strikes == w.strikes;
+  });
+  const bool fresh = same == played_.end();
+  if (fresh) { // a window like no earlier one: played (identical windows reuse its figures)
+    const BatchPlayResult r = play_batches(s, cost_, true);
+    Played p{s.instances, w.lost,    s.requests, s.arrival_req_per_s, w.warm_s, back_s, w.strikes,
+             r.completed, r.met,      r.retried, {},                  {}};
+    for (const auto& [x, n] : r.ttft_s)
+      p.ttft.add(x, n);
+    for (const auto& [x, n] : r.tpot_s)
+      p.tpot.add(x, n);
+    played_.push_back(std::move(p));
+  }
+  const Played& p = fresh ? played_.back() : *same;
   totals_.windows += 1;
-  totals_.requests_served += r.completed;
-  totals_.requests_met += r.met;
-  totals_.retried_requests += r.retried;
-  totals_.window_requests += r.completed;
-  for (double x : r.ttft_samples_s)
-    ttft_.add(x, 1.0);
-  for (double x : r.tpot_samples_s)
-    tpot_.add(x, 1.0);
+  totals_.requests_served += p.completed;
+  totals_.requests_met += p.met;
+  totals_.retried_requests += p.retried;
+  totals_.window_requests += p.completed;
+  ttft_.merge(p.ttft);
+  tpot_.merge(p.tpot);
 }
 
 ServingTotals ServiceTimeline::totals() const {

@@ -13,11 +13,14 @@
 //     out until the pool is back to its size (spares at once, then restart_s to load the weights), and
 //   - a demand peak: a demand step at which the load λ/C_n reaches peak_window_load_frac (at most one a
 //     day).
-// A window of window_s plays a sub-pool of k = min(n, k_max) instances with arrivals λ·k/n, after a
-// warm-up of warm-up_s (the pool in steady state; not counted); the other n − k instances and the rest of
-// the load stay fluid meanwhile. k_max keeps a window's requests under MAX_WINDOW_REQUESTS (k ≥ 1), so a
+// A window of window_s plays a sub-pool of k = min(n, k_max) instances (at least the struck ones and one
+// more) with arrivals λ·k/n in batch steps (models/serving/batch_play.hpp), starting from the fluid steady
+// state of that share (no warm-up); the other n − k instances and the rest of the load stay fluid
+// meanwhile. k_max keeps a window's requests under MAX_WINDOW_REQUESTS (k ≥ 1), so a
 // failure's share of the sub-pool's capacity is 1/k, not 1/n: windows are pessimistic for pools larger
-// than k instances (stated in docs/serving.md). Requests are conserved: every demanded request is served
+// than k instances (stated in docs/serving.md). A window identical to one played earlier in the replica
+// (sub-pool, rate, requests, struck instances, return) reuses its figures: the same experiment.
+// Requests are conserved: every demanded request is served
 // in the fluid part, played in a window, or shed when the fluid pool is overloaded.
 // Latencies are kept in a weighted histogram of 50 log-spaced bins per decade from 10 µs to 10^5 s
 // (a percentile is the geometric centre of its bin: within 2.3% of the value).
@@ -30,6 +33,8 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace dcsim::serving {
 
@@ -39,6 +44,8 @@ public:
   /// The q-quantile (0 < q < 1) of the added values, weighted; NaN when nothing was added.
   double quantile(double q) const;
   double total_weight() const { return total_; }
+  /// Adds `other`'s weights, bin by bin.
+  void merge(const LatencyHistogram& other);
 
 private:
   static constexpr int PER_DECADE = 50;
@@ -62,7 +69,7 @@ struct ServingTotals {
 
 class ServiceTimeline {
 public:
-  static constexpr double MAX_WINDOW_REQUESTS = 20000;
+  static constexpr double MAX_WINDOW_REQUESTS = 10000;
   static constexpr int MAX_WINDOW_INSTANCES = 8;
 
   /// `spec` must serve on `hardware` (serving_capacity gave no problem). `seed`: the replica's stream seed.
@@ -75,7 +82,9 @@ public:
 
   /// The interval [now − dt_s, now) with `instances` serving and λ = demand_req_per_s.
   void advance(double dt_s, int instances, double demand_req_per_s);
-  /// A failure struck `lost` of `instances` instances now: opens a window unless one is open.
+  /// A failure struck `lost` of `instances` instances now: opens a window; in an open window whose pool is
+  /// not yet whole again, it strikes the played sub-pool (keeping one of its instances serving) and is played
+  /// there too (a peak window becomes a failure window); otherwise it stays in the fluid part.
   void on_failure(int instances, double demand_req_per_s, int lost);
   /// A demand step: opens a peak window when the load reaches peak_window_load_frac (one a day at most).
   void on_demand_step(int instances, double demand_req_per_s);
@@ -92,12 +101,13 @@ private:
     bool open = false;
     bool failure = false;
     double start_s = 0, end_s = 0; ///< the window's span in the run (after the warm-up)
-    double warm_s = 0;             ///< warm-up played before start_s
+    double warm_s = 0;             ///< warm-up played before start_s (0: the play starts steady)
     int pool = 0;           ///< n at the open
     int sub_pool = 0;       ///< k
     int lost = 0;           ///< struck instances of the sub-pool
     double rate_req_per_s = 0; ///< λ·k/n
     double back_s = -1;     ///< when the pool was back to its size (−1: not yet)
+    std::vector<std::pair<double, int>> strikes; ///< (seconds after start_s, sub-pool instances struck)
   };
 
   ServingSpec spec_;
@@ -110,6 +120,21 @@ private:
   Window window_;
   ServingTotals totals_;
   LatencyHistogram ttft_, tpot_;
+  /// A played window's measured figures, kept for later windows of the same play (same sub-pool, rate,
+  /// failure and lengths).
+  struct Played {
+    int sub_pool = 0, lost = 0, requests = 0;
+    double rate_req_per_s = 0, warm_s = 0, back_s = 0;
+    std::vector<std::pair<double, int>> strikes;
+    double completed = 0, met = 0, retried = 0;
+    LatencyHistogram ttft, tpot;
+  };
+  std::vector<Played> played_;
+  double capacity_per_instance_ = 0; ///< C_1 (C_n = n·C_1)
+  /// The last fluid state and its inputs (the load changes at demand steps and failures only).
+  int fluid_instances_ = -1;
+  double fluid_demand_ = -1;
+  FluidState fluid_state_;
 
   void open(int instances, double demand_req_per_s, int lost, bool failure);
   void fluid(double dt_s, int instances, double demand_req_per_s);

@@ -51,17 +51,10 @@ void InferenceService::count_domains(int& whole, int& unused) const {
   // A service described by a model serves whole instances: a failed GPU takes its instance out, and a
   // domain's GPUs that form no whole instance serve nothing (leftover, not down).
   whole = unused = 0;
-  for (int d : alloc_->job_domains(job_)) {
-    const auto r = layout_->domain_range(d);
-    int held = 0, healthy = 0;
-    for (int g = r.first; g < r.end(); ++g)
-      if (alloc_->owner(g) == job_) {
-        ++held;
-        if (alloc_->usable(g)) ++healthy;
-      }
+  alloc_->for_each_share(job_, [&](int held, int healthy) {
     whole += healthy / instance_gpus_ * instance_gpus_;
     unused += held % instance_gpus_;
-  }
+  });
 }
 
 void InferenceService::recount() {
@@ -82,6 +75,14 @@ void InferenceService::recount() {
   }
   moving_gpus_ = std::min(moving_gpus_, whole_gpus_);
   serving_gpus_ = std::max(0, whole_gpus_ - moving_gpus_ - restarting_gpus_);
+  publish_load();
+}
+
+double InferenceService::busy_gpus() const {
+  if (!timeline_ || serving_gpus_ <= 0) return 0;
+  const double capacity = timeline_->capacity_req_per_s(serving_gpus_ / instance_gpus_);
+  if (!(capacity > 0)) return 0;
+  return serving_gpus_ * std::min(demand_ / spec_->serving->osl, capacity) / capacity;
 }
 
 void InferenceService::on_failure(std::uint64_t, int) {
@@ -173,6 +174,7 @@ void InferenceService::step(int point) {
   advance();
   // A trace point's value by its index: the date of the tick may convert back to hours a hair below it.
   demand_ = point >= 0 ? spec_->demand_trace[static_cast<std::size_t>(point)].second : demand_tokens_per_s(queue_->now());
+  publish_load();
   schedule_step();
   if (timeline_) {
     const bool open = timeline_->window_open();

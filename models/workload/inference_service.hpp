@@ -20,6 +20,11 @@
 // their next checkpoint); a domain moved in serves only after move_s. If it holds more than T + 1 (one
 // domain of hysteresis), it returns the excess, which training can grow back into. Without SUNK the
 // service holds its maximum from the start.
+// Load power (with `serving`): the service tells the power model its busy GPU equivalent
+//     b = serving GPUs × u,  u = min(λ, C_n) / C_n
+// (λ requests/s demanded, C_n the capacity of its n serving instances at the TPOT SLO point: the share of
+// the pool's capacity the load uses); the power model draws P_idle + (P_busy − P_idle)·u per serving GPU
+// (models/facility/facility_power.hpp). Without `serving` its GPUs draw idle power, as before.
 // GPU-time of the service (its share of the cluster ledger): serving, moving (held but not yet
 // serving) and down (held but failed), integrated in GPU·µs.
 #pragma once
@@ -34,6 +39,7 @@
 #include "sim/event_queue.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace dcsim::workload {
@@ -71,6 +77,10 @@ public:
   double demand_tokens_per_s(sim::Tick at) const;
   int serving_gpus() const { return serving_gpus_; }
   GpuTicks unused_gpu_time() const { return unused_time_; }
+  /// Called with b (busy GPU equivalent) whenever the service's load changes (with `serving` only).
+  void set_load_hook(std::function<void(double busy_gpus)> hook) { load_hook_ = std::move(hook); }
+  /// b = serving GPUs × min(λ, C_n)/C_n now (0 without `serving`).
+  double busy_gpus() const;
   /// The request-level totals of a service with `serving` (nullptr without).
   const serving::ServiceTimeline* timeline() const { return timeline_.get(); }
 
@@ -96,6 +106,8 @@ private:
   int pending_restarts_ = 0; ///< struck instances not whole yet: they restart when whole
   GpuTicks unused_time_ = 0;
   std::unique_ptr<serving::ServiceTimeline> timeline_;
+  std::function<void(double)> load_hook_;
+  void publish_load() const { if (load_hook_ && timeline_) load_hook_(busy_gpus()); }
   int pending_domains_ = 0; ///< asked of the scheduler, not yet received
   int move_epoch_ = 0;      ///< bumped by a shrink: earlier moves' timers no longer apply
   double demanded_ = 0, served_ = 0;

@@ -99,3 +99,20 @@ TEST_CASE("serving: SUNK sizes the service in whole instances of the model's cap
   CHECK(sv.requests_served == Approx(sv.requests_demanded).epsilon(1e-9));
   CHECK(sv.requests_met == Approx(sv.requests_demanded).epsilon(1e-9));
 }
+
+TEST_CASE("serving: a service's GPUs draw idle power plus their busy share of the load power", "[scenario][serving]") {
+  // Two DEP64 instances at half their capacity (constant demand, no failures, no windows: 50% < 80%):
+  // u = 0.5, so the 128 serving GPUs draw P_idle + 0.5·(P_busy − P_idle) and the 16 left over P_idle, all with
+  // their share of rack base power: E = [144·(P_idle + P_base/72) + 128·0.5·(P_busy − P_idle)]·24 h.
+  const Scenario probe = dep64(2, R"("sunk": false, "demand_tokens_per_s": 1)");
+  const double instance = probe.jobs[0].tokens_per_s_per_gpu * 64;
+  const Scenario s = dep64(2, fmt::format(R"("sunk": false, "demand_tokens_per_s": {}, "demand_swing_frac": 0)", instance));
+  const auto r = test::simulate(s).front();
+  const auto& sv = r.services[0];
+  const auto curve = s.power.gpu_curve(s.hardware.gpu);
+  const double base_per_gpu_w = s.power.rack_base_kw * 1000 / 72;
+  const double expected_w = 144 * (curve.idle_w() + base_per_gpu_w) + 128 * 0.5 * (curve.busy_w(1.0) - curve.idle_w());
+  REQUIRE(sv.served_tokens == Approx(sv.demanded_tokens).epsilon(1e-9));
+  CHECK(sv.energy_j == Approx(expected_w * 24 * 3600).epsilon(1e-9));
+  CHECK(sv.windows == 0);
+}

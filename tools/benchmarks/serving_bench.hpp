@@ -6,5 +6,7 @@ namespace dcsim::tools {
 
 /// Prints the case; returns 0 when the speed target is met.
 int run_serving_case();
+/// Prints docs/serving-study.md: the generation study's tables at the current cost defaults (markdown).
+void print_study_markdown();
 
 } // namespace dcsim::tools

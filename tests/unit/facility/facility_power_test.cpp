@@ -97,6 +97,29 @@ TEST_CASE("facility power: energy of each workload and of the facility, a servic
   CHECK(per_rack[0] + per_rack[1] == Approx(t.part->power_w()));
 }
 
+TEST_CASE("facility power: a service's GPUs draw idle plus their busy share of the load power",
+          "[unit][facility][power]") {
+  // The service's 4 GPUs at busy share u = 0.5 (b = 2 busy GPU equivalents) for the first hour, then u = 1:
+  // P_chat = 4 x 600 + b x (1,000 − 100): 4,200 W, then 6,000 W (the same as the training job's 4 busy
+  // GPUs). E_chat = (4,200 + 6,000) x 3,600 J; P_IT = 8,400 + 1,800 = 10,200 W, then 12,000 W; the rack
+  // holding the service draws 2,000 + 4 x 100 + 1,800 W in the first hour.
+  Toy t;
+  t.build();
+  t.part->set_serving_load(0, 2.0);
+  t.queue.run_until(sim::hours_to_ticks(0.5));
+  CHECK(t.part->power_w() == Approx(10200.0));
+  CHECK(t.part->rack_power_w()[0] == Approx(4200.0));
+  t.queue.at(sim::hours_to_ticks(1), [&t] { t.part->set_serving_load(0, 4.0); });
+  ledger::ReplicaResult r;
+  r.jobs.resize(1);
+  r.services.resize(1);
+  t.queue.run_until(sim::hours_to_ticks(2));
+  t.part->finish(sim::hours_to_ticks(2), false, r);
+  CHECK(r.services[0].energy_j == Approx((4200.0 + 6000.0) * 3600).epsilon(1e-12));
+  CHECK(r.jobs[0].energy_j == Approx(2 * 6000.0 * 3600).epsilon(1e-12));
+  CHECK(r.energy_j == Approx((10200.0 + 12000.0) * 3600).epsilon(1e-12));
+}
+
 TEST_CASE("facility power: a throttled rack slows the jobs on it and lowers their power",
           "[unit][facility][power]") {
   // Rack 1 throttled at f = 0.8: train's clock is 0.8 and its GPUs draw P_busy(0.8) = 748 W:

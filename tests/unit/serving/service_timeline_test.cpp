@@ -142,3 +142,28 @@ TEST_CASE("an overloaded fluid pool runs at the SLO point, never beyond it", "[s
   CHECK(t.totals().requests_met == Approx(cap * 3600));
   CHECK(t.totals().tpot_p99_s <= 0.05 * 1.024);
 }
+
+TEST_CASE("a failure during an open window is played there: retried and conserved", "[serving]") {
+  // 3 instances at 50% load: one fails at 0 (a window opens), a second 60 s later, both back at 120 s.
+  // The second failure strikes the played sub-pool too: its requests in flight are retried as well (more
+  // retried than with the first failure alone, at most two batches), and every request arriving in the
+  // window is served once the pool is whole (conservation).
+  auto run = [](bool second) {
+    ServiceTimeline t(llama(), h100(), 5);
+    const double lambda = 0.5 * t.capacity_req_per_s(3);
+    t.on_failure(3, lambda, 1);
+    t.advance(60, 2, lambda);
+    if (second) t.on_failure(2, lambda, 1);
+    t.advance(60, second ? 1 : 2, lambda);
+    t.advance(480, 3, lambda);
+    t.close_window();
+    return std::pair{t.totals(), t.curve().max_batch};
+  };
+  const auto [two, max_batch] = run(true);
+  const ServingTotals one = run(false).first;
+  REQUIRE(two.windows == 1);
+  CHECK(two.retried_requests > one.retried_requests);
+  CHECK(two.retried_requests <= 2 * max_batch);
+  CHECK(two.requests_served == Approx(two.requests_demanded).epsilon(0.05));
+  CHECK(one.requests_served == Approx(one.requests_demanded).epsilon(0.05));
+}
