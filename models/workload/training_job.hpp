@@ -53,9 +53,9 @@
 //
 // Recovery strategies (recovery/strategy.hpp): the job owns one, chosen by /jobs/*/recovery/strategy. The
 // restart strategy absorbs nothing: every failure interrupts the job as above. A strategy that absorbs a
-// failure (ft_dp: recovery/ft_dp.hpp) acts on the job only through RecoveryHost: it may pause the whole job
-// (REFORM: no progress, its time in the ledger state the strategy names, for a duration or until the next
-// pause) and set the running share a ≤ 1 of the job's GPUs that train. While a < 1 the cycle's arithmetic
+// failure (ft_dp: recovery/strategies/ft_dp_strategy.cpp) acts on the job only through RecoveryHost: it may
+// pause the whole job (REFORM: no progress, its time in the ledger state the strategy names, for a duration
+// or until the next pause) and set the running share a ≤ 1 of the job's GPUs that train. While a < 1 the cycle's arithmetic
 // runs with the effective slowdown s' = s/a (checkpoints keep their period in progress, so they come 1/a
 // times further apart in wall time), and a run phase of wall time w splits (GPU·µs, G GPUs):
 //     productive    = G·⌊w/s'⌋                    (the training share)

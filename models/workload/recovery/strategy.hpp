@@ -1,16 +1,18 @@
 // A training job's recovery strategy: what happens to the job when a failure strikes some of its GPUs.
 //
-// A strategy is one class implementing RecoveryStrategy, registered with its keys in
-// recovery/registry.cpp (docs/architecture.md, "Add a recovery strategy"). The job (TrainingJob) owns one
+// A strategy is one file, recovery/strategies/NAME.cpp: a class implementing RecoveryStrategy, its keys
+// and their decoder, and its registry entry NAME_entry() (registry.hpp; the build lists every file of
+// that folder: docs/architecture.md, "Adding a recovery strategy"). The job (TrainingJob) owns one
 // and calls it at the moments below; the strategy acts on the job only through RecoveryHost, the narrow
 // set of things a strategy may do to it (pause its progress, settle its accounts, ask for replacement
 // GPUs). The job keeps the ledger: a strategy changes it only through running_share() (the share of the
 // job's GPUs that train while the rest sits out: their time is REDUCED_BATCH) and the pauses it asks for.
 //
-//   restart (RestartStrategy, here): absorbs nothing; any failure interrupts the job as a whole (work since
-//     the last checkpoint is lost, then detection, recovery, restart: training_job.hpp). Warm standbys and
-//     a restart in parts are ways of restarting (operations and checkpoint keys: JobTiming), not strategies.
-//   ft_dp (recovery/ft_dp.hpp): replica groups drop and rejoin, each on its own.
+//   restart (strategies/restart_strategy.cpp): absorbs nothing; any failure interrupts the job as a whole
+//     (work since the last checkpoint is lost, then detection, recovery, restart: training_job.hpp). Warm
+//     standbys and a restart in parts are ways of restarting (operations and checkpoint keys: JobTiming),
+//     not strategies.
+//   ft_dp (strategies/ft_dp_strategy.cpp): replica groups drop and rejoin, each on its own.
 #pragma once
 
 #include "models/workload/recovery_spec.hpp"
@@ -75,9 +77,7 @@ public:
   virtual int out() const { return 0; }
 };
 
-class RestartStrategy final : public RecoveryStrategy {};
-
-/// The strategy named by `spec` (recovery/registry.cpp), acting on `host`.
+/// The strategy named by `spec` (recovery/registry.hpp), acting on `host`.
 std::unique_ptr<RecoveryStrategy> make_recovery_strategy(const RecoverySpec& spec, RecoveryHost& host);
 
 } // namespace dcsim::workload
