@@ -89,7 +89,7 @@ void Replica::build_jobs() {
 bool Replica::recover(int job, sim::Tick& extra) {
   bool ok = alloc_.recover(job);
   if (ok && s_->operations.health_check_interval_h > 0) { // the restart's pre-flight health check
-    if (mission_->preflight([this, job](int g) { return alloc_.owner(g) == job; }) > 0)
+    if (mission_->preflight([this, job](int g) { return alloc_.owner(hardware::GpuIndex{g}).value() == job; }) > 0)
       ok = alloc_.recover(job);
     extra += sim::to_ticks(s_->operations.health_check_duration_s);
   }
@@ -170,7 +170,7 @@ void Replica::build_operations() {
   };
   listener.is_free = [this](hardware::GpuRange gpus) {
     for (int g = gpus.first; g < gpus.end(); ++g)
-      if (alloc_.owner(g) >= 0) return false;
+      if (alloc_.owner(hardware::GpuIndex{g}).value() >= 0) return false;
     return true;
   };
   mission_ = std::make_unique<ops::MissionControl>(
@@ -201,7 +201,7 @@ void Replica::build_facility() {
 void Replica::install_health_hooks() {
   alloc_.set_change_hook([this](int g) {
     cluster_.touch(g, queue_.now()); // its category may change with or without a new holder
-    placement_.set_owner(g, alloc_.owner(g));
+    placement_.set_owner(g, alloc_.owner(hardware::GpuIndex{g}).value());
   });
   placement_.add_owner_hook([this](int g, int from, int to) { on_owner_change(g, from, to); });
   health_.set_transition_hook([this](int g, bool up) { on_health_change(g, up); });
@@ -243,7 +243,8 @@ void Replica::add_workloads_to_scheduler() {
         update_paces(false);
       };
       job->set_completion_hook([this, j] {
-        scheduler_.completed(static_cast<int>(j)); // queued training jobs first, then services short of GPUs
+        // queued training jobs first, then services short of GPUs
+        scheduler_.completed(sched::JobId{static_cast<int>(j)});
         for (auto* sv : workloads_.services())
           sv->on_capacity_changed();
         if (s_->end_when_jobs_done) end_if_jobs_done();
@@ -463,8 +464,10 @@ void Replica::interrupt(const failure::Failure& f, const std::vector<int>& owner
       continue;
     }
     std::vector<int> ranks; // its recovery strategy decides from the ranks of the struck GPUs it holds
-    for (int g : hit)
-      if (alloc_.owner(g) == j) ranks.push_back(alloc_.rank_of(g));
+    for (int g : hit) {
+      const hardware::GpuIndex gpu{g};
+      if (alloc_.owner(gpu) == sched::JobId{j}) ranks.push_back(alloc_.rank_of(gpu));
+    }
     job->on_struck(f.id, f.mode, ranks);
   }
 }

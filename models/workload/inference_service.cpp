@@ -55,7 +55,7 @@ void InferenceService::count_domains(int& whole, int& unused) const {
     const auto r = layout_->domain_range(d);
     int held = 0, healthy = 0;
     for (int g = r.first; g < r.end(); ++g)
-      if (alloc_->owner(g) == job_) {
+      if (alloc_->owner(hardware::GpuIndex{g}).value() == job_) {
         ++held;
         if (alloc_->usable(g)) ++healthy;
       }

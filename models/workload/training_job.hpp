@@ -359,11 +359,11 @@ private:
     return state_ == State::CYCLE || state_ == State::REFORM || state_ == State::STALL;
   }
   void settle() override { close_current(); }
-  void pause(JobTime as, sim::Tick duration, int cause) override;
-  void count_failure(int mode) override { ++failures_by_mode_[static_cast<std::size_t>(mode)]; }
+  void pause(JobTime as, sim::Tick duration, FailureCause cause) override;
+  void count_failure(FailureCause mode) override { ++failures_by_mode_[mode.index()]; }
   bool recover(sim::Tick& extra) override { return hooks_.recover(extra); }
   std::vector<bool> ranks_up(const std::vector<int>& ranks) override;
-  std::string cause_name(int mode) override { return hooks_.cause_name(mode); }
+  std::string cause_name(FailureCause mode) override { return hooks_.cause_name(mode.value()); }
   void note(const char* kind, std::string detail) override;
   void add(JobTime state, sim::Tick dt) {
     const auto s = static_cast<std::size_t>(state);

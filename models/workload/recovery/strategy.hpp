@@ -15,6 +15,7 @@
 //   ft_dp (strategies/ft_dp_strategy.cpp): replica groups drop and rejoin, each on its own.
 #pragma once
 
+#include "models/workload/loss_cause.hpp"
 #include "models/workload/recovery_spec.hpp"
 #include "sim/event_queue.hpp"
 
@@ -41,15 +42,15 @@ public:
   /// The whole job makes no progress from now, its time in ledger state `as`, for `duration` (then it trains
   /// on; < 0: until the next pause() replaces this one). Replaces a pause or a fabric stall in progress.
   /// `cause`: the failure mode the pause's time is charged to (loss_cause.hpp).
-  virtual void pause(JobTime as, sim::Tick duration, int cause) = 0;
+  virtual void pause(JobTime as, sim::Tick duration, FailureCause cause) = 0;
   /// Counts a failure of `mode` that struck the job without interrupting it.
-  virtual void count_failure(int mode) = 0;
+  virtual void count_failure(FailureCause mode) = 0;
   /// Replaces the job's down GPUs where possible (spares); adds a swap-in's or a pre-flight check's time to
   /// `extra`. True when all the job's GPUs are up.
   virtual bool recover(sim::Tick& extra) = 0;
   /// Whether the GPU at each of these job ranks is up now (one answer per rank).
   virtual std::vector<bool> ranks_up(const std::vector<int>& ranks) = 0;
-  virtual std::string cause_name(int mode) = 0;
+  virtual std::string cause_name(FailureCause mode) = 0;
   virtual void note(const char* kind, std::string detail) = 0; ///< an event in the job's log
 };
 
@@ -60,7 +61,9 @@ public:
   virtual bool wants_ranks() const { return false; }
   /// Failure `id` of `mode` struck the job's GPUs at `ranks` (repeats allowed). True: the strategy absorbed
   /// it (the job is not interrupted, the strategy follows its detection); false: the job is interrupted.
-  virtual bool on_struck(std::uint64_t /*id*/, int /*mode*/, const std::vector<int>& /*ranks*/) { return false; }
+  virtual bool on_struck(std::uint64_t /*id*/, FailureCause /*mode*/, const std::vector<int>& /*ranks*/) {
+    return false;
+  }
   /// Failure `id` was detected; true when it was one the strategy absorbed.
   virtual bool on_detected(std::uint64_t /*id*/) { return false; }
   /// Some capacity came back (a repair completed) while the job trains.

@@ -21,7 +21,7 @@ class FtDpStrategy final : public RecoveryStrategy {
 public:
   FtDpStrategy(const FtDpParams& params, RecoveryHost& host);
   bool wants_ranks() const override { return true; }
-  bool on_struck(std::uint64_t id, int mode, const std::vector<int>& ranks) override;
+  bool on_struck(std::uint64_t id, FailureCause mode, const std::vector<int>& ranks) override;
   bool on_detected(std::uint64_t id) override;
   void on_capacity_changed() override;
   void on_cycling() override;
@@ -36,7 +36,7 @@ private:
     bool ready = false;                 ///< back, swapped in and caught up: rejoins at the next chance
     std::set<std::uint64_t> undetected; ///< its failures not yet detected
     std::vector<int> ranks;             ///< its struck ranks (they must be up again)
-    int mode = -1;                      ///< the failure mode that dropped it (loss by cause)
+    FailureCause mode{-1};              ///< the failure mode that dropped it (loss by cause)
     sim::Tick swapped_until = -1;       ///< its GPUs were swapped in by a recovery that ends then
     sim::EventQueue::EventId back;      ///< the end of its swap-in, checks and catch-up
   };
@@ -45,7 +45,7 @@ private:
   std::vector<Group> groups_;
   std::set<std::uint64_t> hang_; ///< failures of running groups not yet detected: the job hangs
   std::set<int> waiting_;        ///< groups out, detected, waiting for their GPUs
-  int hang_mode_ = -1;           ///< the mode of the newest failure of the hang (its quorum stall's cause)
+  FailureCause hang_mode_{-1};   ///< the mode of the newest failure of the hang (its quorum stall's cause)
   int out_ = 0;
   std::uint64_t drops_ = 0;
 
@@ -157,7 +157,7 @@ double FtDpStrategy::running_share() const {
   return static_cast<double>(p_.replica_groups - out_) / static_cast<double>(p_.replica_groups);
 }
 
-bool FtDpStrategy::on_struck(std::uint64_t id, int mode, const std::vector<int>& ranks) {
+bool FtDpStrategy::on_struck(std::uint64_t id, FailureCause mode, const std::vector<int>& ranks) {
   if (!host_->absorbable()) return false;
   std::set<int> struck;
   for (int r : ranks)
@@ -171,7 +171,7 @@ bool FtDpStrategy::on_struck(std::uint64_t id, int mode, const std::vector<int>&
     Group& g = groups_[static_cast<std::size_t>(p_.group_of_rank(r))];
     g.undetected.insert(id);
     g.ranks.push_back(r);
-    if (g.mode < 0) g.mode = mode;
+    if (g.mode.value() < 0) g.mode = mode;
     g.ready = false; // back to waiting: a swap-in or catch-up in progress starts again later
     host_->queue().cancel(g.back);
     waiting_.erase(p_.group_of_rank(r));
@@ -266,10 +266,10 @@ void FtDpStrategy::rejoin_ready() {
     back += g.ready ? 1 : 0;
   if (back == 0) return;
   host_->settle(); // the cycle so far with the groups out
-  int cause = -1; // the rejoin stall's: the failure mode that dropped the first group back
+  FailureCause cause{-1}; // the rejoin stall's: the failure mode that dropped the first group back
   for (Group& g : groups_) {
     if (!g.ready) continue;
-    if (cause < 0) cause = g.mode;
+    if (cause.value() < 0) cause = g.mode;
     g = Group{};
   }
   out_ -= back;
