@@ -363,6 +363,24 @@ std::vector<int> Allocator::job_gpus(int job) const {
   return out;
 }
 
+std::vector<bool> Allocator::ranks_up(JobId job, const std::vector<int>& ranks) const {
+  std::vector<bool> up(ranks.size());
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const int gpu = gpu_at_rank(job.value(), ranks[i]);
+    up[i] = gpu >= 0 && health_->up(gpu);
+  }
+  return up;
+}
+
+std::vector<int> Allocator::ranks_held(JobId job, const std::vector<int>& hit) const {
+  std::vector<int> ranks;
+  for (int g : hit) {
+    const hardware::GpuIndex gpu{g};
+    if (owner(gpu) == job) ranks.push_back(rank_of(gpu));
+  }
+  return ranks;
+}
+
 int Allocator::gpu_at_rank(int job, int rank) const {
   if (job < 0 || job >= static_cast<int>(jobs_.size()) || rank < 0) return -1;
   for (const Share& share : jobs_[static_cast<std::size_t>(job)].shares) {

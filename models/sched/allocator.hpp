@@ -76,6 +76,12 @@ public:
   int gpu_at_rank(int job, int rank) const;
   /// A held GPU's rank: its index in job_gpus(owner) (-1 when no job holds it).
   int rank_of(hardware::GpuIndex gpu) const;
+  /// Whether the GPU at each of these ranks of `job` is up now (false for a rank it does not hold): a
+  /// recovery strategy's question (workload/recovery/strategy.hpp, RecoveryHost::ranks_up).
+  std::vector<bool> ranks_up(JobId job, const std::vector<int>& ranks) const;
+  /// The ranks in `job` of those of the GPUs `hit` it holds, in the order of `hit` (a failure's struck
+  /// ranks, for a strategy that wants them).
+  std::vector<int> ranks_held(JobId job, const std::vector<int>& hit) const;
 
   /// The job using a GPU, or JobId{-1}.
   JobId owner(hardware::GpuIndex gpu) const { return JobId{owner_[gpu.index()]}; }

@@ -214,3 +214,20 @@ TEST_CASE("gpu_at_rank is job_gpus at that rank, after swaps and moves, without 
   CHECK(fx.alloc.gpu_at_rank(0, -1) == -1);
   CHECK(fx.alloc.gpu_at_rank(1, 0) == -1); // no such job
 }
+
+TEST_CASE("a job's ranks: which are up, and which a failure struck", "[unit][allocator]") {
+  Fixture fx;
+  REQUIRE(fx.alloc.place(0, 128)); // racks 0 and 1, 64 GPUs of each: ranks 0-63 on rack 0, 64-127 on rack 1
+  REQUIRE(fx.alloc.place(1, 64));  // rack 2
+  const sched::JobId job{0};
+  fx.health.fail({70, 1}); // rack 0's 71st GPU: not one of the job's 64, a spare of the rack
+  fx.health.fail({72 + 3, 1}); // rack 1's fourth GPU: rank 67 (before its rack's spare replaces it)
+  CHECK(fx.alloc.ranks_up(job, {0, 67, 127, 128, -1}) == std::vector<bool>{true, false, true, false, false});
+  // A failure of GPUs 2, 75 (rank 67), 144 (job 1's) and 70 (nobody's): job 0's ranks in the order struck.
+  CHECK(fx.alloc.ranks_held(job, {75, 2, 144, 70}) == std::vector<int>{67, 2});
+  CHECK(fx.alloc.ranks_held(sched::JobId{1}, {75, 2, 144, 70}) == std::vector<int>{0});
+  // Recovery swaps rack 1's spare in at rank 67: the rank is up again, held by the spare.
+  REQUIRE(fx.alloc.recover(0));
+  CHECK(fx.alloc.ranks_up(job, {67}) == std::vector<bool>{true});
+  CHECK(fx.alloc.ranks_held(job, {75}).empty());
+}
