@@ -29,6 +29,10 @@ Replica::Replica(World& world, int replica, std::function<void(double)> progress
   alloc_.set_policy(s_->operations.placement, sched::placement_topology(world_->clos_plan(), layout_->domains()),
                     sim::stream_seed(seed_, replica_, "placement/spread"));
   spans_ = std::make_unique<sched::SpanRecorder>(world_->clos_plan());
+  cold_ = std::make_unique<sched::ColdSpares>(alloc_, queue_, log_, s_->operations.cold_swap_h, [this] {
+    ++result_.cold_spare_activations;
+    notify_capacity();
+  });
   build_jobs();
   build_paces();
   build_domains();
@@ -73,12 +77,7 @@ void Replica::build_jobs() {
     hooks.training_changed = [this, job](bool training) { facility_->on_training_changed(job, training); };
     hooks.stopped = [this, job] { facility_->on_job_stopped(job); };
     hooks.ranks_up = [this, job](const std::vector<int>& ranks) {
-      std::vector<bool> up(ranks.size());
-      for (std::size_t i = 0; i < ranks.size(); ++i) {
-        const int gpu = alloc_.gpu_at_rank(job, ranks[i]);
-        up[i] = gpu >= 0 && health_.up(gpu);
-      }
-      return up;
+      return alloc_.ranks_up(sched::JobId{job}, ranks);
     };
     if (storage_ && storage_->active(job)) { // drains and restores played as flows
       hooks.snapshot = [this, job](bool durable) { return storage_->snapshot(job, durable); };
@@ -93,12 +92,12 @@ void Replica::build_jobs() {
 bool Replica::recover(int job, sim::Tick& extra) {
   bool ok = alloc_.recover(job);
   if (ok && s_->operations.health_check_interval_h > 0) { // the restart's pre-flight health check
-    if (mission_->preflight([this, job](int g) { return alloc_.owner(g) == job; }) > 0)
+    if (mission_->preflight([this, job](int g) { return alloc_.owner(hardware::GpuIndex{g}).value() == job; }) > 0)
       ok = alloc_.recover(job);
     extra += sim::to_ticks(s_->operations.health_check_duration_s);
   }
   if (alloc_.take_domain_swaps() > 0) extra += sim::to_ticks(s_->operations.warm_swap_s);
-  if (!ok) request_cold();
+  if (!ok) cold_->request(); // no warm spare left: bring a cold one in
   return ok;
 }
 
@@ -174,7 +173,7 @@ void Replica::build_operations() {
   };
   listener.is_free = [this](hardware::GpuRange gpus) {
     for (int g = gpus.first; g < gpus.end(); ++g)
-      if (alloc_.owner(g) >= 0) return false;
+      if (alloc_.owner(hardware::GpuIndex{g}).value() >= 0) return false;
     return true;
   };
   mission_ = std::make_unique<ops::MissionControl>(
@@ -205,7 +204,7 @@ void Replica::build_facility() {
 void Replica::install_health_hooks() {
   alloc_.set_change_hook([this](int g) {
     cluster_.touch(g, queue_.now()); // its category may change with or without a new holder
-    placement_.set_owner(g, alloc_.owner(g));
+    placement_.set_owner(g, alloc_.owner(hardware::GpuIndex{g}).value());
   });
   placement_.add_owner_hook([this](int g, int from, int to) { on_owner_change(g, from, to); });
   health_.set_transition_hook([this](int g, bool up) { on_health_change(g, up); });
@@ -247,7 +246,8 @@ void Replica::add_workloads_to_scheduler() {
         update_paces(false);
       };
       job->set_completion_hook([this, j] {
-        scheduler_.completed(static_cast<int>(j)); // queued training jobs first, then services short of GPUs
+        // queued training jobs first, then services short of GPUs
+        scheduler_.completed(sched::JobId{static_cast<int>(j)});
         for (auto* sv : workloads_.services())
           sv->on_capacity_changed();
         if (s_->end_when_jobs_done) end_if_jobs_done();
@@ -320,15 +320,6 @@ const failure::FailureModeSpec& Replica::mode_of(const failure::Failure& f) cons
   return s_->failures.modes[static_cast<std::size_t>(f.mode)];
 }
 
-std::vector<int> Replica::owners_of(hardware::GpuRange gpus) const {
-  std::vector<int> owners;
-  for (int g = gpus.first; g < gpus.end(); ++g)
-    if (const int owner = placement_.owner(g); owner >= 0) owners.push_back(owner);
-  std::sort(owners.begin(), owners.end());
-  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
-  return owners;
-}
-
 bool Replica::held_by_recovering_jobs(hardware::GpuRange gpus) const {
   bool held = false;
   for (int g = gpus.first; g < gpus.end(); ++g) {
@@ -378,20 +369,6 @@ void Replica::notify_capacity() {
   for (auto* job : workloads_.trainings()) // returned capacity goes to waiting jobs in scenario order
     job->on_capacity_changed();
   scheduler_.capacity_changed(); // then to queued jobs
-}
-
-void Replica::request_cold() { // no warm spare left: bring a cold one in
-  if (cold_pending_ > 0 || alloc_.cold_domains() - cold_pending_ <= 0) return;
-  ++cold_pending_;
-  log_.add({queue_.now(), "cold_spare_requested", "", "domain", "",
-            fmt::format("{} h", s_->operations.cold_swap_h)});
-  queue_.after(sim::hours_to_ticks(s_->operations.cold_swap_h), [this] {
-    --cold_pending_;
-    if (alloc_.activate_cold()) {
-      ++result_.cold_spare_activations;
-      notify_capacity();
-    }
-  });
 }
 
 workload::Pace Replica::pace_of(int job) const {
@@ -466,10 +443,8 @@ void Replica::interrupt(const failure::Failure& f, const std::vector<int>& owner
       workloads_[j].on_failure(f.id, f.mode);
       continue;
     }
-    std::vector<int> ranks; // its recovery strategy decides from the ranks of the struck GPUs it holds
-    for (int g : hit)
-      if (alloc_.owner(g) == j) ranks.push_back(alloc_.rank_of(g));
-    job->on_struck(f.id, f.mode, ranks);
+    // its recovery strategy decides from the ranks of the struck GPUs it holds
+    job->on_struck(f.id, f.mode, alloc_.ranks_held(sched::JobId{j}, hit));
   }
 }
 
@@ -477,7 +452,7 @@ void Replica::drain(hardware::GpuRange gpus, std::function<void()> done) {
   // The GPUs become unusable for placement at once; jobs holding some stop at their next checkpoint;
   // when the last has stopped, `done` takes them (they are then down, no longer drained).
   alloc_.set_draining(gpus, true);
-  std::vector<int> holders = owners_of(gpus); // training jobs stop at a checkpoint; a service just moves
+  std::vector<int> holders = placement_.owners_in(gpus); // training jobs stop at a checkpoint; a service just moves
   std::erase_if(holders, [this](int j) { return !workloads_.training(j); });
   auto finish = [this, gpus, done] {
     done();
@@ -501,7 +476,7 @@ void Replica::on_strike(const failure::Failure& f) {
   cut_.clear();
   if (f.gpus.count > 0) rack_avail_.count_failure(layout_->rack_of(f.gpus.first), layout_->rack_of(f.gpus.end() - 1));
   std::vector<int> struck;
-  if (m.takes_down()) struck = owners_of(f.gpus);
+  if (m.takes_down()) struck = placement_.owners_in(f.gpus);
   domain.strike(m, f, cut_); // a fabric element or a rack's power: GPUs cut off are down now
   if (!cut_.empty()) {
     for (int g : cut_)
@@ -530,7 +505,7 @@ void Replica::on_taken_down(const failure::Failure& f) { // a gray fault caught,
   std::vector<int> hit;
   for (int g = f.gpus.first; g < f.gpus.end(); ++g)
     hit.push_back(g);
-  interrupt(f, owners_of(f.gpus), hit);
+  interrupt(f, placement_.owners_in(f.gpus), hit);
   if (slowed) update_paces(false);
 }
 

@@ -35,6 +35,7 @@
 #include "models/ledger/replica_result.hpp"
 #include "models/ops/mission_control.hpp"
 #include "models/sched/allocator.hpp"
+#include "models/sched/cold_spares.hpp"
 #include "models/sched/job_span.hpp"
 #include "models/sched/scheduler.hpp"
 #include "models/storage/storage_traffic.hpp"
@@ -104,7 +105,7 @@ private:
   ledger::GaugeSampler gauges_;
   sim::Tick sample_every_ = 0, progress_every_ = 1;
   bool services_recount_due_ = false; ///< a service's GPU changed health: it recounts once, at this date
-  int cold_pending_ = 0;
+  std::unique_ptr<sched::ColdSpares> cold_;
 
   // Assembly (constructor), in the order the parts schedule their first events.
   void build_jobs();
@@ -117,7 +118,6 @@ private:
   void install_health_hooks();
 
   const failure::FailureModeSpec& mode_of(const failure::Failure& f) const;
-  std::vector<int> owners_of(hardware::GpuRange gpus) const;
   /// Some GPUs of `gpus` are held, all by recovering training jobs (/failures/clock paused_during_recovery).
   bool held_by_recovering_jobs(hardware::GpuRange gpus) const;
 
@@ -126,7 +126,6 @@ private:
   void on_owner_change(int gpu, int from, int to);
   void services_changed();
   void notify_capacity();
-  void request_cold();
   void end_if_jobs_done();
   bool recover(int job, sim::Tick& extra);
   void update_paces(bool stall);

@@ -48,7 +48,7 @@ Reach reach_of(const FailureModeSpec& mode) {
   for (const ScopeWord& w : scope_words())
     if (w.domain == mode.domain && w.unit_kind == mode.unit_kind) return w.reach;
   throw std::logic_error(fmt::format("failure mode {}: no scope word of domain {} has unit kind {}", mode.name,
-                                     mode.domain.name(), mode.unit_kind));
+                                     mode.domain.name(), mode.unit_kind.value()));
 }
 
 FailureDomain* FailureDomains::find(Domain domain) const {

@@ -24,11 +24,11 @@
 namespace dcsim::failure {
 
 /// A scope word of the scenario: the domain it names, the domain's unit kind (hardware::Scope,
-/// fabric::ElementKind, cooling::CoolingElement, PowerUnit, ... as an int) and the reach of a failure.
+/// fabric::ElementKind, cooling::CoolingElement, PowerUnit, ...: UnitKind) and the reach of a failure.
 struct ScopeWord {
   std::string_view word;
   Domain domain;
-  int unit_kind;
+  UnitKind unit_kind;
   Reach reach;
 };
 

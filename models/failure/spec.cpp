@@ -56,22 +56,22 @@ std::string scope_meaning() {
 
 hardware::Scope FailureModeSpec::scope() const {
   require_domain(*this, Domain::HARDWARE);
-  return static_cast<hardware::Scope>(unit_kind);
+  return static_cast<hardware::Scope>(unit_kind.value());
 }
 
 fabric::ElementKind FailureModeSpec::element() const {
   require_domain(*this, Domain::FABRIC);
-  return static_cast<fabric::ElementKind>(unit_kind);
+  return static_cast<fabric::ElementKind>(unit_kind.value());
 }
 
 cooling::CoolingElement FailureModeSpec::cooling_element() const {
   require_domain(*this, Domain::COOLING);
-  return static_cast<cooling::CoolingElement>(unit_kind);
+  return static_cast<cooling::CoolingElement>(unit_kind.value());
 }
 
 PowerUnit FailureModeSpec::power_unit() const {
   require_domain(*this, Domain::POWER);
-  return static_cast<PowerUnit>(unit_kind);
+  return static_cast<PowerUnit>(unit_kind.value());
 }
 
 const KeyTable& failures_keys() {

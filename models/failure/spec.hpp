@@ -30,6 +30,7 @@
 #include "models/hardware/layout.hpp"
 #include "sim/json_reader.hpp"
 #include "sim/rng.hpp"
+#include "sim/strong_id.hpp"
 
 #include <string>
 #include <string_view>
@@ -82,11 +83,17 @@ enum class PowerUnit { SHELF };
 /// (storage/checkpoint_plan.hpp). Each scope word states its own (failure/domain_registry.hpp).
 enum class Reach { NOTHING, HOST, TRAY, RACK, MANY_RACKS };
 
+/// A domain's kind of unit (hardware::Scope, fabric::ElementKind, cooling::CoolingElement, PowerUnit, ...:
+/// each domain its own enum) as the failure modes and the domains' scope words carry it: a strong type, so
+/// a kind is never taken for a unit's index or a count; unit_kind_of(e) makes one from a domain's enum.
+using UnitKind = sim::StrongId<struct UnitKindTag>;
+template <class Kind> constexpr UnitKind unit_kind_of(Kind kind) { return UnitKind{static_cast<int>(kind)}; }
+
 struct FailureModeSpec {
   std::string name;
   std::string scope_name;          ///< as written: "gpu", "leaf", ...
   Domain domain = Domain::HARDWARE;
-  int unit_kind = 0;               ///< the domain's kind of unit (see ScopeWord, failure/domain_registry.hpp)
+  UnitKind unit_kind{0};           ///< the domain's kind of unit (see ScopeWord, failure/domain_registry.hpp)
   RateKey rate_key = RateKey::MTBF_H;
   double rate_value = 0; ///< value of the rate key, in its own unit
   double weibull_shape = 1.0;

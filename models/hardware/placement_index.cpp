@@ -1,5 +1,6 @@
 #include "models/hardware/placement_index.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace dcsim::hardware {
@@ -43,6 +44,15 @@ void PlacementIndex::set_owner(int gpu, int owner) {
   seen = owner;
   for (const auto& hook : owner_hooks_)
     hook(gpu, from, owner);
+}
+
+std::vector<int> PlacementIndex::owners_in(GpuRange gpus) const {
+  std::vector<int> owners;
+  for (int g = gpus.first; g < gpus.end(); ++g)
+    if (const int o = owner(g); o >= 0) owners.push_back(o);
+  std::sort(owners.begin(), owners.end());
+  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+  return owners;
 }
 
 } // namespace dcsim::hardware

@@ -11,6 +11,8 @@
 // Engine-free; a grouping's group of each GPU is computed once, when it is registered.
 #pragma once
 
+#include "models/hardware/layout.hpp"
+
 #include <functional>
 #include <vector>
 
@@ -35,6 +37,8 @@ public:
   void set_owner(int gpu, int owner);
 
   int owner(int gpu) const { return owner_[static_cast<std::size_t>(gpu)]; }
+  /// The workloads holding any GPU of `gpus`, each once, in increasing order (a failure's owners).
+  std::vector<int> owners_in(GpuRange gpus) const;
   int gpus() const { return static_cast<int>(owner_.size()); }
   int jobs() const { return jobs_; }
   int groups(int grouping) const { return groupings_[static_cast<std::size_t>(grouping)].groups; }

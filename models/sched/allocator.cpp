@@ -75,7 +75,7 @@ void Allocator::set_role(int domain, Role role) {
 }
 
 Category Allocator::category(int gpu) const {
-  if (owner(gpu) >= 0) return Category::ALLOCATED;
+  if (owner_[static_cast<std::size_t>(gpu)] >= 0) return Category::ALLOCATED;
   if (!health_->up(gpu)) return Category::REPAIR;
   return role_[static_cast<std::size_t>(layout_->domain_of(gpu))] == Role::IDLE ? Category::IDLE : Category::SPARE;
 }
@@ -115,7 +115,7 @@ void Allocator::on_usable_change(int gpu, bool up) {
   if (up && ++count == usable) ++schedulable_;
   if (!up && count-- == usable) --schedulable_;
   update_ready(domain);
-  const int job = owner(gpu);
+  const int job = owner_[static_cast<std::size_t>(gpu)];
   if (job >= 0) held_up_[static_cast<std::size_t>(domain)] += up ? 1 : -1;
   recount(domain);
   if (job < 0) return;
@@ -143,7 +143,7 @@ void Allocator::own(int gpu, int job, int share_index) {
 }
 
 void Allocator::disown(int gpu) {
-  const int job = owner(gpu);
+  const int job = owner_[static_cast<std::size_t>(gpu)];
   JobPlacement& p = jobs_[static_cast<std::size_t>(job)];
   const int index = share_of_[static_cast<std::size_t>(gpu)];
   Share& share = p.shares[static_cast<std::size_t>(index)];
@@ -341,7 +341,7 @@ bool Allocator::recover(int job) {
   return placement.broken.empty();
 }
 
-bool Allocator::usable_gpu_free(int gpu) const { return usable(gpu) && owner(gpu) < 0; }
+bool Allocator::usable_gpu_free(int gpu) const { return usable(gpu) && owner_[static_cast<std::size_t>(gpu)] < 0; }
 
 bool Allocator::job_healthy(int job) const {
   return job >= static_cast<int>(jobs_.size()) || jobs_[static_cast<std::size_t>(job)].broken.empty();
@@ -363,6 +363,24 @@ std::vector<int> Allocator::job_gpus(int job) const {
   return out;
 }
 
+std::vector<bool> Allocator::ranks_up(JobId job, const std::vector<int>& ranks) const {
+  std::vector<bool> up(ranks.size());
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const int gpu = gpu_at_rank(job.value(), ranks[i]);
+    up[i] = gpu >= 0 && health_->up(gpu);
+  }
+  return up;
+}
+
+std::vector<int> Allocator::ranks_held(JobId job, const std::vector<int>& hit) const {
+  std::vector<int> ranks;
+  for (int g : hit) {
+    const hardware::GpuIndex gpu{g};
+    if (owner(gpu) == job) ranks.push_back(rank_of(gpu));
+  }
+  return ranks;
+}
+
 int Allocator::gpu_at_rank(int job, int rank) const {
   if (job < 0 || job >= static_cast<int>(jobs_.size()) || rank < 0) return -1;
   for (const Share& share : jobs_[static_cast<std::size_t>(job)].shares) {
@@ -372,8 +390,9 @@ int Allocator::gpu_at_rank(int job, int rank) const {
   return -1;
 }
 
-int Allocator::rank_of(int gpu) const {
-  const int job = owner(gpu);
+int Allocator::rank_of(hardware::GpuIndex gpu_index) const {
+  const int gpu = gpu_index.value();
+  const int job = owner_[static_cast<std::size_t>(gpu)];
   if (job < 0) return -1;
   const JobPlacement& placement = jobs_[static_cast<std::size_t>(job)];
   const auto index = static_cast<std::size_t>(share_of_[static_cast<std::size_t>(gpu)]);

@@ -17,7 +17,9 @@
 #pragma once
 
 #include "models/failure/gpu_health.hpp"
+#include "models/hardware/ids.hpp"
 #include "models/hardware/layout.hpp"
+#include "models/sched/job_id.hpp"
 #include "models/sched/placement_policy.hpp"
 
 #include <array>
@@ -79,10 +81,16 @@ public:
   /// The GPU at `rank` of job_gpus(job) without building it (O(domains held)); -1 when out of range.
   int gpu_at_rank(int job, int rank) const;
   /// A held GPU's rank: its index in job_gpus(owner) (-1 when no job holds it).
-  int rank_of(int gpu) const;
+  int rank_of(hardware::GpuIndex gpu) const;
+  /// Whether the GPU at each of these ranks of `job` is up now (false for a rank it does not hold): a
+  /// recovery strategy's question (workload/recovery/strategy.hpp, RecoveryHost::ranks_up).
+  std::vector<bool> ranks_up(JobId job, const std::vector<int>& ranks) const;
+  /// The ranks in `job` of those of the GPUs `hit` it holds, in the order of `hit` (a failure's struck
+  /// ranks, for a strategy that wants them).
+  std::vector<int> ranks_held(JobId job, const std::vector<int>& hit) const;
 
-  /// The job using a GPU, or -1.
-  int owner(int gpu) const { return owner_[static_cast<std::size_t>(gpu)]; }
+  /// The job using a GPU, or JobId{-1}.
+  JobId owner(hardware::GpuIndex gpu) const { return JobId{owner_[gpu.index()]}; }
   Category category(int gpu) const;
 
   /// Keeps per-domain counts current; call on every GPU up/down transition.

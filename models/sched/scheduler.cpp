@@ -10,10 +10,10 @@ namespace dcsim::sched {
 Scheduler::Scheduler(const hardware::Layout& layout, Allocator& alloc, sim::EventQueue& queue, sim::EventLog& log)
     : layout_(&layout), alloc_(&alloc), queue_(&queue), log_(&log) {}
 
-int Scheduler::add(JobRequest request) {
+JobId Scheduler::add(JobRequest request) {
   jobs_.push_back(std::move(request));
   state_.push_back(State::PENDING);
-  return static_cast<int>(jobs_.size()) - 1;
+  return JobId{static_cast<int>(jobs_.size()) - 1};
 }
 
 int Scheduler::domains_for(int gpus) const { return layout_->domains_for(gpus); }
@@ -48,9 +48,9 @@ void Scheduler::arrive(int job) {
 
 void Scheduler::capacity_changed() { schedule(); }
 
-void Scheduler::completed(int job) {
-  alloc_->release(job);
-  state_[static_cast<std::size_t>(job)] = State::DONE;
+void Scheduler::completed(JobId job) {
+  alloc_->release(job.value());
+  state_[job.index()] = State::DONE;
   schedule();
 }
 

@@ -54,14 +54,14 @@ class Scheduler {
 public:
   Scheduler(const hardware::Layout& layout, Allocator& alloc, sim::EventQueue& queue, sim::EventLog& log);
 
-  /// Registers a job; its index is its allocator job index.
-  int add(JobRequest request);
+  /// Registers a job; its id's value is its allocator job index.
+  JobId add(JobRequest request);
   /// Schedules the arrivals (jobs arriving at 0 are placed at once, in order).
   void start();
   /// Capacity came back (a repair, a release): place queued jobs, grow shrunk elastic ones.
   void capacity_changed();
   /// A job completed its work: its GPUs are released.
-  void completed(int job);
+  void completed(JobId job);
   /// Asks elastic running jobs of priority below `priority` to give up to `domains` domains at their
   /// next checkpoints; `got(n)` is called as each batch of n domains becomes free (idle). Returns how
   /// many domains were promised (fewer when the donors' slack is short).
@@ -70,7 +70,7 @@ public:
   int preemptions() const { return preemptions_; }
   /// Jobs that have arrived and wait for GPUs.
   int queued() const { return static_cast<int>(std::count(state_.begin(), state_.end(), State::QUEUED)); }
-  bool running(int job) const { return state_[static_cast<std::size_t>(job)] == State::RUNNING; }
+  bool running(JobId job) const { return state_[job.index()] == State::RUNNING; }
 
 private:
   /// PENDING: not arrived (or external); PREEMPTING: stopping to give its domains back; STOPPING: stopping

@@ -166,7 +166,7 @@ CheckpointPlan plan_checkpoint(const workload::JobSpec& job, double size_bytes, 
   // A planned stop may move the job: it restores from the first tier that survives a node's loss.
   failure::FailureModeSpec node_loss;
   node_loss.domain = failure::Domain::HARDWARE;
-  node_loss.unit_kind = static_cast<int>(hardware::Scope::NODE);
+  node_loss.unit_kind = failure::unit_kind_of(hardware::Scope::NODE);
   std::size_t planned = 0;
   while (planned + 1 < chain.size() && !copy_survives(*chain[planned], node_loss))
     ++planned;

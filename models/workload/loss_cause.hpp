@@ -23,10 +23,16 @@
 //                                                  scheduler released and placed it again
 #pragma once
 
+#include "sim/strong_id.hpp"
+
 #include <array>
 #include <string_view>
 
 namespace dcsim::workload {
+
+/// A failure cause (0 … modes − 1 above) as the recovery strategies receive and charge it
+/// (recovery/strategy.hpp): a strong type, not to be confused with a rank or a failure id.
+using FailureCause = sim::StrongId<struct FailureCauseTag>;
 
 enum class Mechanism : int { PRODUCTIVE, CHECKPOINT_WRITE, SLOWDOWN, GROUPS_OUT, PLANNED_STOP, LAUNCH, RESCHEDULED, COUNT };
 inline constexpr int MECHANISMS = static_cast<int>(Mechanism::COUNT);

@@ -503,13 +503,13 @@ void TrainingJob::on_capacity_changed() {
 }
 
 void TrainingJob::on_struck(std::uint64_t id, int mode, const std::vector<int>& ranks) {
-  if (!strategy_->on_struck(id, mode, ranks)) on_failure(id, mode);
+  if (!strategy_->on_struck(id, FailureCause{mode}, ranks)) on_failure(id, mode);
 }
 
-void TrainingJob::pause(JobTime as, sim::Tick duration, int cause) {
+void TrainingJob::pause(JobTime as, sim::Tick duration, FailureCause cause) {
   transition(State::REFORM); // a pause or fabric stall in progress ends here: this one replaces it
   reform_as_ = as;
-  cause_of_[static_cast<std::size_t>(as)] = cause;
+  cause_of_[static_cast<std::size_t>(as)] = cause.value();
   if (duration >= 0) timer_ = queue_->after(duration, [this] { end_reform(); });
 }
 

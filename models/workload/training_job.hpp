@@ -53,9 +53,9 @@
 //
 // Recovery strategies (recovery/strategy.hpp): the job owns one, chosen by /jobs/*/recovery/strategy. The
 // restart strategy absorbs nothing: every failure interrupts the job as above. A strategy that absorbs a
-// failure (ft_dp: recovery/ft_dp.hpp) acts on the job only through RecoveryHost: it may pause the whole job
-// (REFORM: no progress, its time in the ledger state the strategy names, for a duration or until the next
-// pause) and set the running share a ≤ 1 of the job's GPUs that train. While a < 1 the cycle's arithmetic
+// failure (ft_dp: recovery/strategies/ft_dp_strategy.cpp) acts on the job only through RecoveryHost: it may
+// pause the whole job (REFORM: no progress, its time in the ledger state the strategy names, for a duration
+// or until the next pause) and set the running share a ≤ 1 of the job's GPUs that train. While a < 1 the cycle's arithmetic
 // runs with the effective slowdown s' = s/a (checkpoints keep their period in progress, so they come 1/a
 // times further apart in wall time), and a run phase of wall time w splits (GPU·µs, G GPUs):
 //     productive    = G·⌊w/s'⌋                    (the training share)
@@ -359,11 +359,11 @@ private:
     return state_ == State::CYCLE || state_ == State::REFORM || state_ == State::STALL;
   }
   void settle() override { close_current(); }
-  void pause(JobTime as, sim::Tick duration, int cause) override;
-  void count_failure(int mode) override { ++failures_by_mode_[static_cast<std::size_t>(mode)]; }
+  void pause(JobTime as, sim::Tick duration, FailureCause cause) override;
+  void count_failure(FailureCause mode) override { ++failures_by_mode_[mode.index()]; }
   bool recover(sim::Tick& extra) override { return hooks_.recover(extra); }
   std::vector<bool> ranks_up(const std::vector<int>& ranks) override;
-  std::string cause_name(int mode) override { return hooks_.cause_name(mode); }
+  std::string cause_name(FailureCause mode) override { return hooks_.cause_name(mode.value()); }
   void note(const char* kind, std::string detail) override;
   void add(JobTime state, sim::Tick dt) {
     const auto s = static_cast<std::size_t>(state);

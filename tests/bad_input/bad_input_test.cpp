@@ -1,5 +1,6 @@
 // Bad input: every problem reported at once, each as `FILE: /json/pointer: message (got VALUE)`, exit
 // code 2 and nothing written. Each case edits a valid base scenario and asserts the exact output.
+#include "models/workload/recovery/registry.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 
@@ -348,8 +349,16 @@ TEST_CASE("bad input: a job's recovery strategy", "[unit][bad_input]") {
   CHECK(errors_with({R"(jobs.0.recovery={"strategy": "ft_dp", "replica_groups": 2})", "jobs.0.min_gpus_frac=0.5"}) ==
         "t.json: /jobs/0/recovery/strategy: ft_dp does not combine with an elastic job (min_gpus_frac < 1): give "
         "one (got \"ft_dp\")\n");
+  // The choices are the registered strategies (a new one adds itself), the default first: "restart", ... or
+  // the last.
+  const auto& strategies = dcsim::workload::recovery_strategies();
+  REQUIRE(strategies.size() >= 2);
+  CHECK(strategies.front().name == "restart");
+  std::string choices;
+  for (std::size_t i = 0; i < strategies.size(); ++i)
+    choices += (i == 0 ? "" : i + 1 == strategies.size() ? " or " : ", ") + ('"' + strategies[i].name + '"');
   CHECK(errors_with({R"(jobs.0.recovery={"strategy": "sometimes"})"}) ==
-        "t.json: /jobs/0/recovery/strategy: must be one of \"restart\" or \"ft_dp\" (got \"sometimes\")\n");
+        "t.json: /jobs/0/recovery/strategy: must be one of " + choices + " (got \"sometimes\")\n");
 }
 
 TEST_CASE("bad input: a checkpoint too large for its tiers to write within dcsim's limit on durations", "[unit][bad_input]") {

@@ -1,5 +1,5 @@
 // The simulated goodput of a job under fault-tolerant data parallelism (/jobs/*/recovery ft_dp,
-// models/workload/recovery/ft_dp.hpp) against renewal theory.
+// models/workload/recovery/strategies/ft_dp_strategy.hpp) against renewal theory.
 //
 // 1. One group out at a time (renewal-reward). Failures strike the job's G GPUs as a Poisson process of rate
 // λ = G / MTBF_gpu. A failure of a GPU of one of N groups hangs the whole job until it is detected (D),
@@ -24,7 +24,7 @@
 // tests pin it.)
 //
 // 2. Many groups out at once (test "ft_dp: the share of active groups ..."), derived there.
-#include "models/workload/recovery/ft_dp.hpp"
+#include "models/workload/recovery/strategies/ft_dp_strategy.hpp"
 #include "tests/support/simulate.hpp"
 
 #include <catch2/catch.hpp>

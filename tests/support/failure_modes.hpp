@@ -10,7 +10,7 @@
 
 namespace dcsim::test {
 
-inline failure::FailureModeSpec failure_mode(const std::string& name, failure::Domain domain, int unit_kind) {
+inline failure::FailureModeSpec failure_mode(const std::string& name, failure::Domain domain, failure::UnitKind unit_kind) {
   failure::FailureModeSpec m;
   m.name = name;
   m.scope_name = name;
@@ -21,12 +21,13 @@ inline failure::FailureModeSpec failure_mode(const std::string& name, failure::D
 
 /// A GPU fault (its node's memory lost), a rack's loss, a fabric link (nothing lost), a cooling loop (many racks).
 inline const failure::FailureModeSpec GPU_FAULT =
-    failure_mode("gpu", failure::Domain::HARDWARE, static_cast<int>(hardware::Scope::GPU));
+    failure_mode("gpu", failure::Domain::HARDWARE, failure::unit_kind_of(hardware::Scope::GPU));
 inline const failure::FailureModeSpec RACK_FAULT =
-    failure_mode("rack", failure::Domain::HARDWARE, static_cast<int>(hardware::Scope::RACK));
-inline const failure::FailureModeSpec LINK_FAULT = failure_mode("link", failure::Domain::FABRIC, 0);
+    failure_mode("rack", failure::Domain::HARDWARE, failure::unit_kind_of(hardware::Scope::RACK));
+inline const failure::FailureModeSpec LINK_FAULT =
+    failure_mode("link", failure::Domain::FABRIC, failure::unit_kind_of(fabric::ElementKind::LINK));
 inline const failure::FailureModeSpec LOOP_FAULT =
-    failure_mode("loop", failure::Domain::COOLING, static_cast<int>(cooling::CoolingElement::LOOP));
+    failure_mode("loop", failure::Domain::COOLING, failure::unit_kind_of(cooling::CoolingElement::LOOP));
 
 /// An NVL72 rack (72 GPUs, 4 per tray) with `shelves` power shelves of which `needed` must be up.
 inline hardware::HardwareSpec nvl72_with_shelves(int shelves, int needed) {

@@ -86,11 +86,11 @@ const DomainEntry& cooling_domain_entry() {
   static const DomainEntry entry{
       D,
       30,
-      {{"branch", D, static_cast<int>(cooling::CoolingElement::BRANCH), Reach::RACK},
-       {"valve", D, static_cast<int>(cooling::CoolingElement::VALVE), Reach::RACK},
-       {"pump", D, static_cast<int>(cooling::CoolingElement::PUMP), Reach::MANY_RACKS},
-       {"loop", D, static_cast<int>(cooling::CoolingElement::LOOP), Reach::MANY_RACKS},
-       {"facility", D, static_cast<int>(cooling::CoolingElement::FACILITY), Reach::MANY_RACKS}},
+      {{"branch", D, unit_kind_of(cooling::CoolingElement::BRANCH), Reach::RACK},
+       {"valve", D, unit_kind_of(cooling::CoolingElement::VALVE), Reach::RACK},
+       {"pump", D, unit_kind_of(cooling::CoolingElement::PUMP), Reach::MANY_RACKS},
+       {"loop", D, unit_kind_of(cooling::CoolingElement::LOOP), Reach::MANY_RACKS},
+       {"facility", D, unit_kind_of(cooling::CoolingElement::FACILITY), Reach::MANY_RACKS}},
       "with cooling also branch (a leak), valve, pump, loop (CDU failure), facility (facility water excursion)",
       [](const ScopeContext& c, std::string_view) -> std::string {
         return c.has_cooling ? "" : "is a cooling element: the scenario needs a /cooling block";

@@ -75,11 +75,11 @@ const DomainEntry& fabric_domain_entry() {
   static const DomainEntry entry{
       D,
       20,
-      {{"nic_port", D, static_cast<int>(fabric::ElementKind::NIC_PORT), Reach::NOTHING},
-       {"link", D, static_cast<int>(fabric::ElementKind::LINK), Reach::NOTHING},
-       {"leaf", D, static_cast<int>(fabric::ElementKind::LEAF), Reach::NOTHING},
-       {"spine", D, static_cast<int>(fabric::ElementKind::SPINE), Reach::NOTHING},
-       {"core", D, static_cast<int>(fabric::ElementKind::CORE), Reach::NOTHING}},
+      {{"nic_port", D, unit_kind_of(fabric::ElementKind::NIC_PORT), Reach::NOTHING},
+       {"link", D, unit_kind_of(fabric::ElementKind::LINK), Reach::NOTHING},
+       {"leaf", D, unit_kind_of(fabric::ElementKind::LEAF), Reach::NOTHING},
+       {"spine", D, unit_kind_of(fabric::ElementKind::SPINE), Reach::NOTHING},
+       {"core", D, unit_kind_of(fabric::ElementKind::CORE), Reach::NOTHING}},
       "with a fabric also nic_port, link (GPU cable or switch-to-switch link), leaf, spine, core (3 tiers)",
       [](const ScopeContext& c, std::string_view) -> std::string {
         return c.has_fabric ? "" : "is a fabric element: the scenario needs a /fabric block";

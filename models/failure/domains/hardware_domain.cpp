@@ -37,10 +37,10 @@ const DomainEntry& hardware_domain_entry() {
   static const DomainEntry entry{
       D,
       10,
-      {{"gpu", D, static_cast<int>(hardware::Scope::GPU), Reach::HOST},
-       {"tray", D, static_cast<int>(hardware::Scope::TRAY), Reach::TRAY},
-       {"node", D, static_cast<int>(hardware::Scope::NODE), Reach::TRAY},
-       {"rack", D, static_cast<int>(hardware::Scope::RACK), Reach::RACK}},
+      {{"gpu", D, unit_kind_of(hardware::Scope::GPU), Reach::HOST},
+       {"tray", D, unit_kind_of(hardware::Scope::TRAY), Reach::TRAY},
+       {"node", D, unit_kind_of(hardware::Scope::NODE), Reach::TRAY},
+       {"rack", D, unit_kind_of(hardware::Scope::RACK), Reach::RACK}},
       "gpu, tray (nvl72 compute tray), node (hgx server or nvl72 tray), rack",
       [](const ScopeContext& c, std::string_view word) -> std::string {
         if (word == "tray" && c.rack_kind != hardware::RackKind::NVL72)

@@ -87,7 +87,7 @@ const DomainEntry& power_shelf_domain_entry() {
   static const DomainEntry entry{
       D,
       40,
-      {{"power_shelf", D, static_cast<int>(PowerUnit::SHELF), Reach::RACK}},
+      {{"power_shelf", D, unit_kind_of(PowerUnit::SHELF), Reach::RACK}},
       "power_shelf (nvl72: one of /hardware/rack/power_shelves; the rack goes down while fewer than "
       "power_shelves_needed are up)",
       [](const ScopeContext& c, std::string_view) -> std::string {

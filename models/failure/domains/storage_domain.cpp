@@ -54,7 +54,7 @@ const DomainEntry& storage_domain_entry() {
   static const DomainEntry entry{
       D,
       50,
-      {{"object_store", D, 0, Reach::NOTHING}},
+      {{"object_store", D, UnitKind{0}, Reach::NOTHING}},
       "with storage, object_store (one of the /storage object_store tiers is unreachable until repaired: drains "
       "and restores through it fail)",
       [](const ScopeContext& c, std::string_view) -> std::string {

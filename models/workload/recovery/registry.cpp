@@ -1,7 +1,5 @@
 #include "models/workload/recovery/registry.hpp"
 
-#include "models/workload/recovery/ft_dp.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,16 +7,12 @@
 
 namespace dcsim::workload {
 
-namespace {
+// Every file recovery/strategies/NAME.cpp defines NAME_entry(); the build lists them (strategy_list.inc).
+#define DCSIM_RECOVERY_STRATEGY(NAME) const StrategyEntry& NAME##_entry();
+#include "models/workload/recovery/strategy_list.inc"
+#undef DCSIM_RECOVERY_STRATEGY
 
-StrategyEntry restart_entry() {
-  return {"restart",
-          "any failure interrupts the job (work since the last checkpoint is lost, then detection, recovery, "
-          "restart)",
-          {},
-          [](const sim::Node&, const RecoveryContext&) { return std::shared_ptr<const StrategyParams>{}; },
-          [](const RecoverySpec&, RecoveryHost&) { return std::make_unique<RestartStrategy>(); }};
-}
+namespace {
 
 const StrategyEntry* find_strategy(const std::string& name) {
   for (const auto& e : recovery_strategies())
@@ -29,7 +23,19 @@ const StrategyEntry* find_strategy(const std::string& name) {
 } // namespace
 
 const std::vector<StrategyEntry>& recovery_strategies() {
-  static const std::vector<StrategyEntry> all{restart_entry(), ft_dp_entry()};
+  static const std::vector<StrategyEntry> all = [] {
+    std::vector<const StrategyEntry*> entries{
+#define DCSIM_RECOVERY_STRATEGY(NAME) &NAME##_entry(),
+#include "models/workload/recovery/strategy_list.inc"
+#undef DCSIM_RECOVERY_STRATEGY
+    };
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const StrategyEntry* a, const StrategyEntry* b) { return a->rank < b->rank; });
+    std::vector<StrategyEntry> sorted;
+    for (const StrategyEntry* e : entries)
+      sorted.push_back(*e);
+    return sorted;
+  }();
   return all;
 }
 

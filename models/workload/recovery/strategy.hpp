@@ -1,18 +1,21 @@
 // A training job's recovery strategy: what happens to the job when a failure strikes some of its GPUs.
 //
-// A strategy is one class implementing RecoveryStrategy, registered with its keys in
-// recovery/registry.cpp (docs/architecture.md, "Add a recovery strategy"). The job (TrainingJob) owns one
+// A strategy is one file, recovery/strategies/NAME.cpp: a class implementing RecoveryStrategy, its keys
+// and their decoder, and its registry entry NAME_entry() (registry.hpp; the build lists every file of
+// that folder: docs/architecture.md, "Adding a recovery strategy"). The job (TrainingJob) owns one
 // and calls it at the moments below; the strategy acts on the job only through RecoveryHost, the narrow
 // set of things a strategy may do to it (pause its progress, settle its accounts, ask for replacement
 // GPUs). The job keeps the ledger: a strategy changes it only through running_share() (the share of the
 // job's GPUs that train while the rest sits out: their time is REDUCED_BATCH) and the pauses it asks for.
 //
-//   restart (RestartStrategy, here): absorbs nothing; any failure interrupts the job as a whole (work since
-//     the last checkpoint is lost, then detection, recovery, restart: training_job.hpp). Warm standbys and
-//     a restart in parts are ways of restarting (operations and checkpoint keys: JobTiming), not strategies.
-//   ft_dp (recovery/ft_dp.hpp): replica groups drop and rejoin, each on its own.
+//   restart (strategies/restart_strategy.cpp): absorbs nothing; any failure interrupts the job as a whole
+//     (work since the last checkpoint is lost, then detection, recovery, restart: training_job.hpp). Warm
+//     standbys and a restart in parts are ways of restarting (operations and checkpoint keys: JobTiming),
+//     not strategies.
+//   ft_dp (strategies/ft_dp_strategy.cpp): replica groups drop and rejoin, each on its own.
 #pragma once
 
+#include "models/workload/loss_cause.hpp"
 #include "models/workload/recovery_spec.hpp"
 #include "sim/event_queue.hpp"
 
@@ -39,15 +42,15 @@ public:
   /// The whole job makes no progress from now, its time in ledger state `as`, for `duration` (then it trains
   /// on; < 0: until the next pause() replaces this one). Replaces a pause or a fabric stall in progress.
   /// `cause`: the failure mode the pause's time is charged to (loss_cause.hpp).
-  virtual void pause(JobTime as, sim::Tick duration, int cause) = 0;
+  virtual void pause(JobTime as, sim::Tick duration, FailureCause cause) = 0;
   /// Counts a failure of `mode` that struck the job without interrupting it.
-  virtual void count_failure(int mode) = 0;
+  virtual void count_failure(FailureCause mode) = 0;
   /// Replaces the job's down GPUs where possible (spares); adds a swap-in's or a pre-flight check's time to
   /// `extra`. True when all the job's GPUs are up.
   virtual bool recover(sim::Tick& extra) = 0;
   /// Whether the GPU at each of these job ranks is up now (one answer per rank).
   virtual std::vector<bool> ranks_up(const std::vector<int>& ranks) = 0;
-  virtual std::string cause_name(int mode) = 0;
+  virtual std::string cause_name(FailureCause mode) = 0;
   virtual void note(const char* kind, std::string detail) = 0; ///< an event in the job's log
 };
 
@@ -58,7 +61,9 @@ public:
   virtual bool wants_ranks() const { return false; }
   /// Failure `id` of `mode` struck the job's GPUs at `ranks` (repeats allowed). True: the strategy absorbed
   /// it (the job is not interrupted, the strategy follows its detection); false: the job is interrupted.
-  virtual bool on_struck(std::uint64_t /*id*/, int /*mode*/, const std::vector<int>& /*ranks*/) { return false; }
+  virtual bool on_struck(std::uint64_t /*id*/, FailureCause /*mode*/, const std::vector<int>& /*ranks*/) {
+    return false;
+  }
   /// Failure `id` was detected; true when it was one the strategy absorbed.
   virtual bool on_detected(std::uint64_t /*id*/) { return false; }
   /// Some capacity came back (a repair completed) while the job trains.
@@ -75,9 +80,7 @@ public:
   virtual int out() const { return 0; }
 };
 
-class RestartStrategy final : public RecoveryStrategy {};
-
-/// The strategy named by `spec` (recovery/registry.cpp), acting on `host`.
+/// The strategy named by `spec` (recovery/registry.hpp), acting on `host`.
 std::unique_ptr<RecoveryStrategy> make_recovery_strategy(const RecoverySpec& spec, RecoveryHost& host);
 
 } // namespace dcsim::workload

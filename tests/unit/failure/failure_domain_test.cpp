@@ -15,7 +15,7 @@ using namespace dcsim::failure;
 
 namespace {
 hardware::HardwareSpec nvl72(int shelves, int needed) { return test::nvl72_with_shelves(shelves, needed); }
-FailureModeSpec mode_of(Domain domain, int kind, double mtbf_h) {
+FailureModeSpec mode_of(Domain domain, failure::UnitKind kind, double mtbf_h) {
   FailureModeSpec m;
   m.name = "m";
   m.domain = domain;
@@ -29,7 +29,7 @@ TEST_CASE("a job expects the fleet's mean unit rate, lemons included", "[failure
   const auto hw = nvl72(8, 7);
   const hardware::Layout layout(hw, hardware::ClusterSpec{4});
   const auto domains = make_failure_domains(hw, layout, nullptr, nullptr);
-  FailureModeSpec tray = mode_of(Domain::HARDWARE, static_cast<int>(hardware::Scope::TRAY), 1000);
+  FailureModeSpec tray = mode_of(Domain::HARDWARE, failure::unit_kind_of(hardware::Scope::TRAY), 1000);
   std::vector<int> gpus;
   for (int g = 0; g < 144; ++g) // two racks: 36 trays
     gpus.push_back(g);
@@ -42,7 +42,7 @@ TEST_CASE("a job expects the fleet's mean unit rate, lemons included", "[failure
   CHECK(domains.find(Domain::HARDWARE)->units(tray) == 4 * 18);
   CHECK(domains.find(Domain::POWER) != nullptr);      // nvl72 racks have power shelves
   CHECK(domains.find(Domain::FABRIC) == nullptr);     // no fabric in this scenario
-  FailureModeSpec leaf = mode_of(Domain::FABRIC, static_cast<int>(fabric::ElementKind::LEAF), 1000);
+  FailureModeSpec leaf = mode_of(Domain::FABRIC, failure::unit_kind_of(fabric::ElementKind::LEAF), 1000);
   CHECK_THROWS_WITH(domains.of(leaf), "failure mode m: the scenario has no fabric domain (the scenario checks should "
                                       "have said so)");
 }
@@ -77,14 +77,14 @@ TEST_CASE("every domain file is registered once, in rank order, with its scope w
 
 TEST_CASE("a failure's reach is its scope word's: what copies kept on hosts it loses", "[failure][domain]") {
   // storage/checkpoint_plan.cpp keeps a host-memory copy only where the failure does not reach it.
-  CHECK(reach_of(mode_of(Domain::HARDWARE, static_cast<int>(hardware::Scope::GPU), 1)) == Reach::HOST);
-  CHECK(reach_of(mode_of(Domain::HARDWARE, static_cast<int>(hardware::Scope::NODE), 1)) == Reach::TRAY);
-  CHECK(reach_of(mode_of(Domain::HARDWARE, static_cast<int>(hardware::Scope::RACK), 1)) == Reach::RACK);
-  CHECK(reach_of(mode_of(Domain::FABRIC, static_cast<int>(fabric::ElementKind::SPINE), 1)) == Reach::NOTHING);
-  CHECK(reach_of(mode_of(Domain::COOLING, static_cast<int>(cooling::CoolingElement::VALVE), 1)) == Reach::RACK);
-  CHECK(reach_of(mode_of(Domain::COOLING, static_cast<int>(cooling::CoolingElement::LOOP), 1)) == Reach::MANY_RACKS);
-  CHECK(reach_of(mode_of(Domain::POWER, static_cast<int>(PowerUnit::SHELF), 1)) == Reach::RACK);
-  CHECK(reach_of(mode_of(Domain::STORAGE, 0, 1)) == Reach::NOTHING);
-  CHECK_THROWS_WITH(reach_of(mode_of(Domain::STORAGE, 3, 1)), "failure mode m: no scope word of domain storage has "
+  CHECK(reach_of(mode_of(Domain::HARDWARE, failure::unit_kind_of(hardware::Scope::GPU), 1)) == Reach::HOST);
+  CHECK(reach_of(mode_of(Domain::HARDWARE, failure::unit_kind_of(hardware::Scope::NODE), 1)) == Reach::TRAY);
+  CHECK(reach_of(mode_of(Domain::HARDWARE, failure::unit_kind_of(hardware::Scope::RACK), 1)) == Reach::RACK);
+  CHECK(reach_of(mode_of(Domain::FABRIC, failure::unit_kind_of(fabric::ElementKind::SPINE), 1)) == Reach::NOTHING);
+  CHECK(reach_of(mode_of(Domain::COOLING, failure::unit_kind_of(cooling::CoolingElement::VALVE), 1)) == Reach::RACK);
+  CHECK(reach_of(mode_of(Domain::COOLING, failure::unit_kind_of(cooling::CoolingElement::LOOP), 1)) == Reach::MANY_RACKS);
+  CHECK(reach_of(mode_of(Domain::POWER, failure::unit_kind_of(PowerUnit::SHELF), 1)) == Reach::RACK);
+  CHECK(reach_of(mode_of(Domain::STORAGE, failure::UnitKind{0}, 1)) == Reach::NOTHING);
+  CHECK_THROWS_WITH(reach_of(mode_of(Domain::STORAGE, failure::UnitKind{3}, 1)), "failure mode m: no scope word of domain storage has "
                                                               "unit kind 3");
 }

@@ -16,7 +16,7 @@ hardware::Layout small_layout(int racks) {
 FailureModeSpec mode(hardware::Scope scope, double mtbf_h, double shape = 1.0) {
   FailureModeSpec m;
   m.name = "m";
-  m.unit_kind = static_cast<int>(scope);
+  m.unit_kind = failure::unit_kind_of(scope);
   m.rate_key = RateKey::MTBF_H;
   m.rate_value = mtbf_h;
   m.weibull_shape = shape;
@@ -32,7 +32,7 @@ TEST_CASE("rate keys convert to a rate per unit", "[unit][failure]") {
   m.rate_value = 0.24; // per GPU-day: a 4-GPU tray fails 0.96 times a day = 0.04 per hour
   CHECK(m.unit_rate_per_h(layout) == Approx(0.04));
   m.rate_key = RateKey::PER_NODE_DAY;
-  m.unit_kind = static_cast<int>(hardware::Scope::GPU); // a node's rate spread over its 4 GPUs: 0.24 / 4 / 24
+  m.unit_kind = failure::unit_kind_of(hardware::Scope::GPU); // a node's rate spread over its 4 GPUs: 0.24 / 4 / 24
   CHECK(m.unit_rate_per_h(layout) == Approx(0.0025));
 }
 

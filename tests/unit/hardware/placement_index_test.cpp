@@ -76,3 +76,13 @@ TEST_CASE("a grouping registered after GPUs were placed is refused", "[unit][pla
   CHECK_THROWS_WITH(index.add_grouping(1, [](int) { return 0; }),
                     "PlacementIndex: a grouping registered after GPUs were placed");
 }
+
+TEST_CASE("the owners in a range of GPUs: each once, in increasing order, none for free GPUs", "[unit][placement]") {
+  PlacementIndex index(16, 4);
+  for (const auto& [gpu, owner] : std::vector<std::pair<int, int>>{{1, 3}, {2, 0}, {3, 3}, {5, 2}, {9, 1}})
+    index.set_owner(gpu, owner);
+  CHECK(index.owners_in({0, 8}) == std::vector<int>{0, 2, 3});
+  CHECK(index.owners_in({3, 1}) == std::vector<int>{3});
+  CHECK(index.owners_in({6, 3}).empty());
+  CHECK(index.owners_in({0, 16}) == std::vector<int>{0, 1, 2, 3});
+}

@@ -182,7 +182,7 @@ failure::FailureModeSpec cooling_mode(const char* name, cooling::CoolingElement 
   m.name = name;
   m.scope_name = "branch";
   m.domain = failure::Domain::COOLING;
-  m.unit_kind = static_cast<int>(element);
+  m.unit_kind = failure::unit_kind_of(element);
   return m;
 }
 failure::Failure cooling_fault(std::uint64_t id, int mode, int unit, sim::Tick at) {

@@ -38,8 +38,8 @@ TEST_CASE("a job takes whole racks and uses 64 of each 72 GPUs", "[unit][allocat
   Fixture fx;
   REQUIRE(fx.alloc.place(0, 128));
   CHECK(fx.alloc.job_domains(0) == std::vector<int>{0, 1});
-  CHECK(fx.alloc.owner(63) == 0);
-  CHECK(fx.alloc.owner(64) == -1); // in-rack spare
+  CHECK(fx.alloc.owner(hardware::GpuIndex{63}) == sched::JobId{0});
+  CHECK(fx.alloc.owner(hardware::GpuIndex{64}) == sched::JobId{-1}); // in-rack spare
   CHECK(fx.count(Category::ALLOCATED) == 128);
   CHECK(fx.count(Category::SPARE) == 16 + 72); // in-rack spares of racks 0, 1 + the spare rack
   CHECK(fx.count(Category::IDLE) == 72);
@@ -52,8 +52,8 @@ TEST_CASE("a failed GPU is replaced by a healthy spare of its own rack", "[unit]
   fx.health.fail({5, 1});
   CHECK_FALSE(fx.alloc.job_healthy(0));
   CHECK(fx.alloc.recover(0));
-  CHECK(fx.alloc.owner(5) == -1);
-  CHECK(fx.alloc.owner(64) == 0);
+  CHECK(fx.alloc.owner(hardware::GpuIndex{5}) == sched::JobId{-1});
+  CHECK(fx.alloc.owner(hardware::GpuIndex{64}) == sched::JobId{0});
   CHECK(fx.alloc.category(5) == Category::REPAIR);
   CHECK(fx.moves == std::vector<std::string>{"gpu_swap rack0000/tray01/gpu1 -> rack0000/tray16/gpu0"});
 }
@@ -97,7 +97,7 @@ TEST_CASE("fragmentation and lifecycle states agree with a GPU-by-GPU count", "[
       int free_here = 0, usable_here = 0;
       for (int g = r.first; g < r.end(); ++g) {
         usable_here += fx.alloc.usable(g);
-        free_here += fx.alloc.usable(g) && fx.alloc.owner(g) < 0;
+        free_here += fx.alloc.usable(g) && fx.alloc.owner(hardware::GpuIndex{g}).value() < 0;
       }
       free_gpus += free_here;
       if (fx.alloc.domain_job(d) >= 0 || usable_here < 64) stranded += free_here;
@@ -140,8 +140,8 @@ TEST_CASE("the census kept at every change equals a recount from scratch, over r
       bool idle_role = false; // an unowned usable GPU of an idle (not spare, not cold) domain
       for (int g = r.first; g < r.end(); ++g) {
         usable += alloc.usable(g);
-        held += alloc.usable(g) && alloc.owner(g) >= 0;
-        if (alloc.usable(g) && alloc.owner(g) < 0) {
+        held += alloc.usable(g) && alloc.owner(hardware::GpuIndex{g}).value() >= 0;
+        if (alloc.usable(g) && alloc.owner(hardware::GpuIndex{g}).value() < 0) {
           ++free_here;
           idle_role |= alloc.category(g) == Category::IDLE;
         }
@@ -213,4 +213,21 @@ TEST_CASE("gpu_at_rank is job_gpus at that rank, after swaps and moves, without 
   CHECK(fx.alloc.gpu_at_rank(0, 128) == -1);
   CHECK(fx.alloc.gpu_at_rank(0, -1) == -1);
   CHECK(fx.alloc.gpu_at_rank(1, 0) == -1); // no such job
+}
+
+TEST_CASE("a job's ranks: which are up, and which a failure struck", "[unit][allocator]") {
+  Fixture fx;
+  REQUIRE(fx.alloc.place(0, 128)); // racks 0 and 1, 64 GPUs of each: ranks 0-63 on rack 0, 64-127 on rack 1
+  REQUIRE(fx.alloc.place(1, 64));  // rack 2
+  const sched::JobId job{0};
+  fx.health.fail({70, 1}); // rack 0's 71st GPU: not one of the job's 64, a spare of the rack
+  fx.health.fail({72 + 3, 1}); // rack 1's fourth GPU: rank 67 (before its rack's spare replaces it)
+  CHECK(fx.alloc.ranks_up(job, {0, 67, 127, 128, -1}) == std::vector<bool>{true, false, true, false, false});
+  // A failure of GPUs 2, 75 (rank 67), 144 (job 1's) and 70 (nobody's): job 0's ranks in the order struck.
+  CHECK(fx.alloc.ranks_held(job, {75, 2, 144, 70}) == std::vector<int>{67, 2});
+  CHECK(fx.alloc.ranks_held(sched::JobId{1}, {75, 2, 144, 70}) == std::vector<int>{0});
+  // Recovery swaps rack 1's spare in at rank 67: the rank is up again, held by the spare.
+  REQUIRE(fx.alloc.recover(0));
+  CHECK(fx.alloc.ranks_up(job, {67}) == std::vector<bool>{true});
+  CHECK(fx.alloc.ranks_held(job, {75}).empty());
 }

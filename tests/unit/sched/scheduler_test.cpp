@@ -27,7 +27,7 @@ struct Toy {
   std::vector<std::string> said; ///< "name place 128", "name stop", "name release", "name resize 64"
   std::map<std::string, std::function<void()>> at_checkpoint; ///< pending stop callbacks by job
 
-  int add(const std::string& name, int priority, double arrival_h, int gpus, int min_gpus = -1) {
+  sched::JobId add(const std::string& name, int priority, double arrival_h, int gpus, int min_gpus = -1) {
     sched::JobRequest r;
     r.name = name;
     r.priority = priority;
@@ -55,13 +55,13 @@ struct Toy {
 TEST_CASE("scheduler: jobs at t = 0 are placed in order on whole domains; a job that does not fit waits",
           "[unit][sched]") {
   Toy t;
-  const int a = t.add("a", 0, 0, 128); // 2 racks
-  const int b = t.add("b", 0, 0, 100); // ceil(100 / 64) = 2 racks
-  const int c = t.add("c", 0, 0, 64);  // nothing left
+  const sched::JobId a = t.add("a", 0, 0, 128); // 2 racks
+  const sched::JobId b = t.add("b", 0, 0, 100); // ceil(100 / 64) = 2 racks
+  const sched::JobId c = t.add("c", 0, 0, 64);  // nothing left
   t.scheduler.start();
   CHECK(t.said == std::vector<std::string>{"a place 128", "b place 100"});
-  CHECK(t.alloc.job_domain_count(a) == 2);
-  CHECK(t.alloc.job_domain_count(b) == 2);
+  CHECK(t.alloc.job_domain_count(a.value()) == 2);
+  CHECK(t.alloc.job_domain_count(b.value()) == 2);
   CHECK(t.scheduler.queued() == 1);
   CHECK(!t.scheduler.running(c));
   t.scheduler.completed(a); // its 2 racks are free: c takes one
@@ -77,7 +77,7 @@ TEST_CASE("scheduler: a higher-priority arrival preempts the lowest-priority, la
   Toy t;
   t.add("a", 0, 0, 128);
   t.add("b", 1, 0, 128);
-  const int c = t.add("c", 5, 1, 128);
+  const sched::JobId c = t.add("c", 5, 1, 128);
   t.scheduler.start();
   t.queue.run_until(sim::hours_to_ticks(1));
   // Queued jobs are placed by priority: b (1) before a (0).

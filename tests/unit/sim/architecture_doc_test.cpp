@@ -1,6 +1,7 @@
 // docs/architecture.md keeps its file lists honest: every path it names exists (a path written
 // `like/this.cpp` (new), an example a contributor would create, excepted), every file of its part tables
-// exists, and every area of models/ is named in it.
+// exists, every part its tables list is declared in the file its row names, and every area of models/ is
+// named in it.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -78,4 +79,45 @@ TEST_CASE("docs/architecture.md names every area of models/", "[unit][docs]") {
     listed += "\n  " + u;
   INFO("models/ areas docs/architecture.md does not name:" << listed);
   CHECK(unnamed.empty());
+}
+
+TEST_CASE("every part in the tables of docs/architecture.md is declared in the file its row names", "[unit][docs]") {
+  // | Part, Other | area/file (or area/) | what |: each part is a class, struct or alias of that header (or of
+  // a header in that folder), so the table cannot keep a renamed or moved part.
+  const std::string doc = read_doc();
+  const std::regex row(R"(\n\| ([A-Z][A-Za-z, ]*?)(?: × \d+)? \| ([a-z_]+/[a-z_/]*)(?:, [a-z_/]+)* \|)");
+  const fs::path root(DCSIM_SOURCE_DIR);
+  std::vector<std::string> wrong;
+  int checked = 0;
+  for (auto it = std::sregex_iterator(doc.begin(), doc.end(), row); it != std::sregex_iterator(); ++it) {
+    const std::string file = (*it)[2].str();
+    const fs::path where = root / (file.rfind("sim/", 0) == 0 ? file : "models/" + file);
+    std::string text;
+    std::vector<fs::path> headers;
+    if (fs::is_directory(where)) {
+      for (const auto& e : fs::directory_iterator(where))
+        if (e.path().extension() == ".hpp") headers.push_back(e.path());
+    } else {
+      headers.push_back(fs::path(where.string() + ".hpp"));
+    }
+    for (const auto& h : headers) {
+      std::ifstream in(h);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      text += ss.str();
+    }
+    std::stringstream names((*it)[1].str());
+    for (std::string name; std::getline(names, name, ',');) {
+      name.erase(0, name.find_first_not_of(' '));
+      ++checked;
+      const std::regex declared("(class|struct) " + name + R"(\b[^;]|using )" + name + " =");
+      if (!std::regex_search(text, declared)) wrong.push_back(name + " (" + file + ")");
+    }
+  }
+  CHECK(checked > 20);
+  std::string listed;
+  for (const auto& w : wrong)
+    listed += "\n  " + w;
+  INFO("parts the tables of docs/architecture.md place in a file that does not declare them:" << listed);
+  CHECK(wrong.empty());
 }

@@ -89,7 +89,7 @@ TEST_CASE("which copies survive which failures", "[unit][storage]") {
   storage::TierSpec nvme{"n", storage::TierKind::LOCAL_NVME, 1, 1, 1, 0, 0};
   storage::TierSpec cache{"c", storage::TierKind::RACK_CACHE, 1, 1, 1, 0, 0};
   storage::TierSpec store{"s", storage::TierKind::OBJECT_STORE, 1, 1, 1, 0, 0};
-  const auto TRAY = test::failure_mode("tray", failure::Domain::HARDWARE, static_cast<int>(hardware::Scope::TRAY));
+  const auto TRAY = test::failure_mode("tray", failure::Domain::HARDWARE, failure::unit_kind_of(hardware::Scope::TRAY));
   struct Row {
     const storage::TierSpec* tier;
     std::vector<bool> survives; // link, gpu, tray, rack, loop

@@ -16,7 +16,7 @@ FailureModeSpec shelf_mode(double mtbf_h) {
   FailureModeSpec m;
   m.name = "m";
   m.domain = Domain::POWER;
-  m.unit_kind = static_cast<int>(PowerUnit::SHELF);
+  m.unit_kind = failure::unit_kind_of(PowerUnit::SHELF);
   m.rate_value = mtbf_h;
   return m;
 }

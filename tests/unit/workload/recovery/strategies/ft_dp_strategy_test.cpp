@@ -1,8 +1,8 @@
-// Fault-tolerant data parallelism (recovery/ft_dp.hpp) on one job, engine-free, against timelines worked
+// Fault-tolerant data parallelism (recovery/strategies/ft_dp_strategy.hpp) on one job, engine-free, against timelines worked
 // out by hand. Common timing (job_fixture.hpp): 8 GPUs in 4 replica groups (ranks 2g and 2g + 1 form group
 // g), step 1 s, compute 100 s between checkpoints, write 10 s, restart 50 s; stall σ 5 s, rejoin ρ 5 s.
 // Before 200 s every test is the same: restart 0-50, compute 50-150, checkpoint 150-160, compute 160-200.
-#include "models/workload/recovery/ft_dp.hpp"
+#include "models/workload/recovery/strategies/ft_dp_strategy.hpp"
 #include "tests/unit/workload/job_fixture.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,6 @@
-#include "models/workload/recovery/ft_dp.hpp"
+#include "models/workload/recovery/strategies/ft_dp_strategy.hpp"
+
+#include "models/workload/recovery/registry.hpp"
 
 #include "models/workload/training_job.hpp"
 #include "models/workload/transformer_spec.hpp"
@@ -6,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace dcsim::workload {
 
@@ -13,6 +16,45 @@ using sim::KeyDef;
 using sim::ValueType;
 
 namespace {
+
+class FtDpStrategy final : public RecoveryStrategy {
+public:
+  FtDpStrategy(const FtDpParams& params, RecoveryHost& host);
+  bool wants_ranks() const override { return true; }
+  bool on_struck(std::uint64_t id, FailureCause mode, const std::vector<int>& ranks) override;
+  bool on_detected(std::uint64_t id) override;
+  void on_capacity_changed() override;
+  void on_cycling() override;
+  void reset(std::vector<std::uint64_t>& undetected) override;
+  double running_share() const override;
+  std::uint64_t drops() const override { return drops_; }
+  int out() const override { return out_; }
+
+private:
+  struct Group {
+    bool out = false;
+    bool ready = false;                 ///< back, swapped in and caught up: rejoins at the next chance
+    std::set<std::uint64_t> undetected; ///< its failures not yet detected
+    std::vector<int> ranks;             ///< its struck ranks (they must be up again)
+    FailureCause mode{-1};              ///< the failure mode that dropped it (loss by cause)
+    sim::Tick swapped_until = -1;       ///< its GPUs were swapped in by a recovery that ends then
+    sim::EventQueue::EventId back;      ///< the end of its swap-in, checks and catch-up
+  };
+  FtDpParams p_;
+  RecoveryHost* host_;
+  std::vector<Group> groups_;
+  std::set<std::uint64_t> hang_; ///< failures of running groups not yet detected: the job hangs
+  std::set<int> waiting_;        ///< groups out, detected, waiting for their GPUs
+  FailureCause hang_mode_{-1};   ///< the mode of the newest failure of the hang (its quorum stall's cause)
+  int out_ = 0;
+  std::uint64_t drops_ = 0;
+
+  /// Of these groups, those detected whose GPUs are back (after one recovery, for all of them) swap in,
+  /// check and catch up, then are ready to rejoin.
+  void try_back(std::vector<int> candidates);
+  void rejoin_ready();
+};
+
 
 std::vector<KeyDef> ft_dp_keys() {
   return {
@@ -95,14 +137,16 @@ std::shared_ptr<const StrategyParams> decode_ft_dp(const sim::Node& n, const Rec
 
 } // namespace
 
-StrategyEntry ft_dp_entry() {
-  return {"ft_dp",
-          "fault-tolerant data parallelism, the replica groups struck drop out once the failure is detected "
+const StrategyEntry& ft_dp_strategy_entry() {
+  static const StrategyEntry entry{
+      "ft_dp", 10,
+      "fault-tolerant data parallelism, the replica groups struck drop out once the failure is detected "
           "and the others train on at a smaller global batch; each group rejoins when its own GPUs are back",
           ft_dp_keys(), decode_ft_dp,
           [](const RecoverySpec& spec, RecoveryHost& host) -> std::unique_ptr<RecoveryStrategy> {
             return std::make_unique<FtDpStrategy>(*spec.as<FtDpParams>(), host);
           }};
+  return entry;
 }
 
 FtDpStrategy::FtDpStrategy(const FtDpParams& params, RecoveryHost& host)
@@ -113,7 +157,7 @@ double FtDpStrategy::running_share() const {
   return static_cast<double>(p_.replica_groups - out_) / static_cast<double>(p_.replica_groups);
 }
 
-bool FtDpStrategy::on_struck(std::uint64_t id, int mode, const std::vector<int>& ranks) {
+bool FtDpStrategy::on_struck(std::uint64_t id, FailureCause mode, const std::vector<int>& ranks) {
   if (!host_->absorbable()) return false;
   std::set<int> struck;
   for (int r : ranks)
@@ -127,7 +171,7 @@ bool FtDpStrategy::on_struck(std::uint64_t id, int mode, const std::vector<int>&
     Group& g = groups_[static_cast<std::size_t>(p_.group_of_rank(r))];
     g.undetected.insert(id);
     g.ranks.push_back(r);
-    if (g.mode < 0) g.mode = mode;
+    if (g.mode.value() < 0) g.mode = mode;
     g.ready = false; // back to waiting: a swap-in or catch-up in progress starts again later
     host_->queue().cancel(g.back);
     waiting_.erase(p_.group_of_rank(r));
@@ -222,10 +266,10 @@ void FtDpStrategy::rejoin_ready() {
     back += g.ready ? 1 : 0;
   if (back == 0) return;
   host_->settle(); // the cycle so far with the groups out
-  int cause = -1; // the rejoin stall's: the failure mode that dropped the first group back
+  FailureCause cause{-1}; // the rejoin stall's: the failure mode that dropped the first group back
   for (Group& g : groups_) {
     if (!g.ready) continue;
-    if (cause < 0) cause = g.mode;
+    if (cause.value() < 0) cause = g.mode;
     g = Group{};
   }
   out_ -= back;

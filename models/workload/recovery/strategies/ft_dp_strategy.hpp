@@ -37,11 +37,11 @@
 // Ranks are the allocator's order (sched/allocator.hpp: job_gpus), in which a replacement GPU takes the
 // rank of the one it replaces. Sources: torchft (github.com/pytorch/torchft, "Fault Tolerant HSDP"); the
 // stall and rejoin defaults (30 s) are assumptions of the order torchft reports for a quorum change.
+// This header holds only the parameters (tests and reports read them); the class, its keys, their decoder
+// and its registry entry are in ft_dp_strategy.cpp.
 #pragma once
 
-#include "models/workload/recovery/registry.hpp"
-
-#include <set>
+#include "models/workload/recovery_spec.hpp"
 
 namespace dcsim::workload {
 
@@ -56,46 +56,6 @@ struct FtDpParams final : StrategyParams {
   int inner_ranks = 1;
   int dp = 2;
   int group_of_rank(int rank) const { return ((rank / inner_ranks) % dp) / (dp / replica_groups); }
-};
-
-StrategyEntry ft_dp_entry();
-
-class FtDpStrategy final : public RecoveryStrategy {
-public:
-  FtDpStrategy(const FtDpParams& params, RecoveryHost& host);
-  bool wants_ranks() const override { return true; }
-  bool on_struck(std::uint64_t id, int mode, const std::vector<int>& ranks) override;
-  bool on_detected(std::uint64_t id) override;
-  void on_capacity_changed() override;
-  void on_cycling() override;
-  void reset(std::vector<std::uint64_t>& undetected) override;
-  double running_share() const override;
-  std::uint64_t drops() const override { return drops_; }
-  int out() const override { return out_; }
-
-private:
-  struct Group {
-    bool out = false;
-    bool ready = false;                 ///< back, swapped in and caught up: rejoins at the next chance
-    std::set<std::uint64_t> undetected; ///< its failures not yet detected
-    std::vector<int> ranks;             ///< its struck ranks (they must be up again)
-    int mode = -1;                      ///< the failure mode that dropped it (loss by cause)
-    sim::Tick swapped_until = -1;       ///< its GPUs were swapped in by a recovery that ends then
-    sim::EventQueue::EventId back;      ///< the end of its swap-in, checks and catch-up
-  };
-  FtDpParams p_;
-  RecoveryHost* host_;
-  std::vector<Group> groups_;
-  std::set<std::uint64_t> hang_; ///< failures of running groups not yet detected: the job hangs
-  std::set<int> waiting_;        ///< groups out, detected, waiting for their GPUs
-  int hang_mode_ = -1;           ///< the mode of the newest failure of the hang (its quorum stall's cause)
-  int out_ = 0;
-  std::uint64_t drops_ = 0;
-
-  /// Of these groups, those detected whose GPUs are back (after one recovery, for all of them) swap in,
-  /// check and catch up, then are ready to rejoin.
-  void try_back(std::vector<int> candidates);
-  void rejoin_ready();
 };
 
 } // namespace dcsim::workload
