@@ -10,25 +10,6 @@
 
 namespace dcsim::workload {
 
-namespace {
-
-// Kinds of every recovery, named once (interning hashes the text).
-const sim::Name& kind_restart() {
-  static const sim::Name name("restart");
-  return name;
-}
-const sim::Name& kind_running() {
-  static const sim::Name name("running");
-  return name;
-}
-const sim::Name& kind_interruption() {
-  static const sim::Name name("interruption");
-  return name;
-}
-
-} // namespace
-
-
 std::string_view job_time_name(JobTime state) {
   switch (state) {
   case JobTime::PRODUCTIVE: return "productive";
@@ -268,7 +249,8 @@ void TrainingJob::start_restart(sim::Tick extra) {
   transition(State::RESTART);
   remaining_ = timing_.interval;
   reset_strategy(); // recovered: every GPU is up, every part starts again
-  event(kind_restart());
+  static const sim::Name restart("restart"); // interned once: every recovery logs it
+  event(restart);
   restart_began_ = queue_->now();
   const sim::Tick load = timing_.restart_parts ? next_load_ : 0;
   const sim::Tick init = after_failure_ && timing_.init_after_failure >= 0 ? timing_.init_after_failure : timing_.init;
@@ -302,7 +284,8 @@ void TrainingJob::begin_cycle() {
   load_mode_ = -1;
   after_failure_ = false;
   origin_ = queue_->now();
-  if (restarted) event(kind_running());
+  static const sim::Name running("running");
+  if (restarted) event(running);
   arm_stop();
   arm_completion();
   arm_snapshot();
@@ -456,7 +439,8 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
     remaining_ = timing_.interval;
     ++interruptions_;
     ++interruptions_by_mode_[static_cast<std::size_t>(mode)];
-    if (log_->enabled()) event(kind_interruption(), hooks_.cause_name(mode));
+    static const sim::Name interruption("interruption");
+    if (log_->enabled()) event(interruption, hooks_.cause_name(mode));
     if (!stop_requests_.empty()) { // the job is stopped anyway: pending drains are served now
       auto requests = std::move(stop_requests_);
       stop_requests_.clear();
