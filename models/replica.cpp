@@ -214,7 +214,7 @@ void Replica::install_health_hooks() {
               s_->jobs[static_cast<std::size_t>(job)].name, "replaces " + from});
     if (kind == "domain_swap") {
       ++result_.domain_swaps;
-      spans_->record(job, alloc_.job_gpus(job));
+      if (spans_->has_fabric()) spans_->record(job, alloc_.job_gpus(job)); // no copy of 10^4 GPUs per swap
     }
     update_paces(false); // the job may have moved onto or off slow GPUs, lost bandwidth or degraded NVLink
   });

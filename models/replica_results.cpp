@@ -137,14 +137,7 @@ void Replica::sort_events() {
   // Jobs log completed checkpoints when they close a cycle, after the fact: order the log by date
   // (stable: events of one date keep the order in which they were logged).
   result_.samples = log_.take_samples();
-  auto records = log_.take();
-  std::vector<std::pair<sim::Tick, std::size_t>> order(records.size());
-  for (std::size_t i = 0; i < records.size(); ++i)
-    order[i] = {records[i].time, i};
-  std::sort(order.begin(), order.end());
-  result_.events.reserve(records.size());
-  for (const auto& [time, i] : order)
-    result_.events.push_back(std::move(records[i]));
+  result_.events = log_.take_in_time_order();
 }
 
 } // namespace dcsim

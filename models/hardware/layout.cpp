@@ -1,5 +1,6 @@
 #include "models/hardware/layout.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -39,21 +40,21 @@ GpuRange Layout::unit_range(Scope scope, int unit) const {
   return {unit * n, n};
 }
 
-std::string Layout::rack_name(int rack) const { return fmt::format("rack{:04d}", rack); }
+std::string Layout::rack_name(int rack) const { return fmt::format(FMT_COMPILE("rack{:04d}"), rack); }
 
 std::string Layout::gpu_name(int gpu) const {
   const int rack = rack_of(gpu);
   const int slot = gpu % gpus_per_rack_;
   const int node = slot / gpus_per_node_;
   const int local = slot % gpus_per_node_;
-  if (kind_ == RackKind::NVL72) return fmt::format("rack{:04d}/tray{:02d}/gpu{}", rack, node, local);
-  return fmt::format("rack{:04d}/node{}/gpu{}", rack, node, local);
+  if (kind_ == RackKind::NVL72) return fmt::format(FMT_COMPILE("rack{:04d}/tray{:02d}/gpu{}"), rack, node, local);
+  return fmt::format(FMT_COMPILE("rack{:04d}/node{}/gpu{}"), rack, node, local);
 }
 
 std::string Layout::domain_name(int domain) const {
   if (kind_ == RackKind::NVL72) return rack_name(domain);
   const int first = domain * domain_gpus_;
-  return fmt::format("rack{:04d}/node{}", rack_of(first), (first % gpus_per_rack_) / gpus_per_node_);
+  return fmt::format(FMT_COMPILE("rack{:04d}/node{}"), rack_of(first), (first % gpus_per_rack_) / gpus_per_node_);
 }
 
 std::string Layout::unit_name(Scope scope, int unit) const {

@@ -2,9 +2,62 @@
 
 #include <fmt/format.h>
 
+#include <initializer_list>
 #include <stdexcept>
+#include <string_view>
 
 namespace dcsim::ops {
+
+namespace {
+
+// Event kinds named once (interning hashes the text).
+const sim::Name& kind_latent_failure() {
+  static const sim::Name name("latent_failure");
+  return name;
+}
+const sim::Name& kind_repair_stage() {
+  static const sim::Name name("repair_stage");
+  return name;
+}
+const sim::Name& kind_escalation() {
+  static const sim::Name name("escalation");
+  return name;
+}
+const sim::Name& kind_detection() {
+  static const sim::Name name("detection");
+  return name;
+}
+const sim::Name& kind_retire() {
+  static const sim::Name name("retire");
+  return name;
+}
+const sim::Name& kind_prediction() {
+  static const sim::Name name("prediction");
+  return name;
+}
+const sim::Name& kind_proactive_repair() {
+  static const sim::Name name("proactive_repair");
+  return name;
+}
+const sim::Name& kind_found() {
+  static const sim::Name name("found");
+  return name;
+}
+
+/// "WORD WORD ... H.HHH h", as fmt::format("{} ... {:.3f} h") writes it (sim::append_fixed3).
+std::string hours_detail(std::initializer_list<std::string_view> words, double hours) {
+  std::string out;
+  for (const auto word : words) {
+    out.append(word);
+    out.push_back(' ');
+  }
+  sim::append_fixed3(out, hours);
+  out.append(" h");
+  return out;
+}
+
+} // namespace
+
 
 using failure::FaultKind;
 
@@ -34,8 +87,14 @@ void MissionControl::attach_facility(CoolingWorks& works, const RlccSpec& rlcc, 
   stats_.resize(failures_->modes.size() + static_cast<std::size_t>(extra_causes));
 }
 
-std::string MissionControl::component(const failure::Failure& f) const {
-  return namer_ ? namer_(f) : layout_->unit_name(f.scope, f.unit);
+sim::Name MissionControl::component(const failure::Failure& f) {
+  // A unit's name depends on its mode and number only: formatted and interned at its first failure.
+  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(f.mode)) << 32) |
+                            static_cast<std::uint32_t>(f.unit);
+  auto it = unit_names_.find(key);
+  if (it == unit_names_.end())
+    it = unit_names_.emplace(key, namer_ ? sim::Name(namer_(f)) : sim::Name(layout_->unit_name(f.scope, f.unit))).first;
+  return it->second;
 }
 
 const sim::Name& MissionControl::scope(const failure::Failure& f) const { return scope_names_[static_cast<std::size_t>(f.mode)]; }
@@ -105,7 +164,7 @@ void MissionControl::on_failure(const failure::Failure& f) {
       Active& l = active_.at(id);
       l.timer = {};
       take_down(l, l.f.gpus); // the latent fault becomes a failure
-      note("latent_failure", l);
+      note(kind_latent_failure(), l);
       listener_.taken_down(l.f);
       l.timer = queue_->after(sim::to_ticks(mode(l.f).detect_s), [this, id] { detect(id); });
     });
@@ -166,7 +225,7 @@ void MissionControl::start_fixed(std::uint64_t id, bool crew) {
   Active& a = active_.at(id);
   if (crew) ++busy_;
   static const sim::Name repair_start("repair_start");
-  if (log_->enabled()) note(repair_start, a, fmt::format("{} {:.3f} h", mode(a.f).name, sim::to_hours(a.duration)));
+  if (log_->enabled()) note(repair_start, a, hours_detail({mode(a.f).name}, sim::to_hours(a.duration)));
   a.timer = queue_->after(a.duration, [this, id, crew] {
     active_.at(id).timer = {};
     if (crew) release_crew();
@@ -202,7 +261,7 @@ void MissionControl::start_stage(std::uint64_t id, int stage) {
   draw.repair_sigma = st.sigma;
   const sim::Tick duration = sim::hours_to_ticks(draw.draw_repair_h(repair_rng_[static_cast<std::size_t>(a.f.mode)]));
   a.stage = stage;
-  if (log_->enabled()) note("repair_stage", a, fmt::format("{} {} {:.3f} h", mode(a.f).name, st.name, sim::to_hours(duration)));
+  if (log_->enabled()) note(kind_repair_stage(), a, hours_detail({mode(a.f).name, st.name}, sim::to_hours(duration)));
   a.timer = queue_->after(duration, [this, id, stage] { end_stage(id, stage); });
 }
 
@@ -221,7 +280,7 @@ void MissionControl::end_stage(std::uint64_t id, int stage) {
     complete(id, rng.bernoulli(st.escape_frac));
     return;
   }
-  note("escalation", a, fmt::format("{} {} failed", mode(a.f).name, st.name));
+  note(kind_escalation(), a, fmt::format("{} {} failed", mode(a.f).name, st.name));
   request_stage(id, stage + 1);
 }
 
@@ -279,7 +338,7 @@ void MissionControl::strike_cooling(std::uint64_t id) {
     works_->ended(active_.at(id).f);
     complete_cooling(id);
   });
-  queue_->after(detect_after, [this, noted = a] { note("detection", noted); });
+  queue_->after(detect_after, [this, noted = a] { note(kind_detection(), noted); });
 }
 
 void MissionControl::repair_cooling(std::uint64_t id) {
@@ -327,7 +386,7 @@ bool MissionControl::retire_if_lemon(std::uint64_t id) {
   if (static_cast<int>(dates.size()) < ops_->lemon_retire_failures) return false;
   dates.clear();
   ++stats_[static_cast<std::size_t>(a.f.mode)].retired;
-  note("retire", a);
+  note(kind_retire(), a);
   active_.at(id).timer = queue_->after(sim::hours_to_ticks(ops_->retire_replace_h), [this, id] {
     Active& r = active_.at(id);
     r.timer = {};
@@ -350,13 +409,13 @@ void MissionControl::on_predicted(int mode_index, int unit, sim::Tick date) {
   a.f = f;
   a.predicted = true;
   if (log_->enabled()) a.name = component(f);
-  note("prediction", a, fmt::format("{} due in {:.3f} h", m.name, sim::to_hours(date - queue_->now())));
+  note(kind_prediction(), a, hours_detail({m.name, "due in"}, sim::to_hours(date - queue_->now())));
   auto take = [this, a] {
     if (!injector_ || !injector_->take_unit(a.f.mode, a.f.unit)) return; // it failed first: the failure path has it
     ++stats_[static_cast<std::size_t>(a.f.mode)].predicted;
     active_.emplace(a.f.id, a);
     take_down(active_.at(a.f.id), a.f.gpus);
-    note("proactive_repair", a);
+    note(kind_proactive_repair(), a);
     begin_repair(a.f.id);
   };
   if (listener_.is_free(f.gpus))
@@ -370,7 +429,7 @@ void MissionControl::found(std::uint64_t id) {
   queue_->cancel(a.timer);
   ++stats_[static_cast<std::size_t>(a.f.mode)].found;
   take_down(a, a.f.gpus);
-  note("found", a);
+  note(kind_found(), a);
   detect(id);
 }
 

@@ -48,6 +48,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace dcsim::ops {
@@ -161,6 +162,7 @@ private:
   std::unique_ptr<Rlcc> rlcc_;
   std::vector<sim::Rng> repair_rng_;  ///< per mode
   std::vector<sim::Name> scope_names_; ///< per mode, interned once
+  std::unordered_map<std::uint64_t, sim::Name> unit_names_; ///< (mode, unit) -> its component name, named once
   std::vector<sim::Rng> latent_rng_;  ///< per mode
   std::vector<ModeRepairStats> stats_;
   std::map<std::uint64_t, Active> active_; ///< failures not yet back in service, by id
@@ -189,7 +191,7 @@ private:
   void complete_cooling(std::uint64_t id);
   void found(std::uint64_t id);
   hardware::GpuRange rack_of(const failure::Failure& f) const;
-  std::string component(const failure::Failure& f) const;
+  sim::Name component(const failure::Failure& f);
   const sim::Name& scope(const failure::Failure& f) const;
   void note(sim::Name kind, const Active& a, std::string detail = {});
 };

@@ -249,7 +249,8 @@ void TrainingJob::start_restart(sim::Tick extra) {
   transition(State::RESTART);
   remaining_ = timing_.interval;
   reset_strategy(); // recovered: every GPU is up, every part starts again
-  event("restart");
+  static const sim::Name restart("restart"); // interned once: every recovery logs it
+  event(restart);
   restart_began_ = queue_->now();
   const sim::Tick load = timing_.restart_parts ? next_load_ : 0;
   const sim::Tick init = after_failure_ && timing_.init_after_failure >= 0 ? timing_.init_after_failure : timing_.init;
@@ -283,7 +284,8 @@ void TrainingJob::begin_cycle() {
   load_mode_ = -1;
   after_failure_ = false;
   origin_ = queue_->now();
-  if (restarted) event("running");
+  static const sim::Name running("running");
+  if (restarted) event(running);
   arm_stop();
   arm_completion();
   arm_snapshot();
@@ -437,7 +439,8 @@ void TrainingJob::on_failure(std::uint64_t id, int mode) {
     remaining_ = timing_.interval;
     ++interruptions_;
     ++interruptions_by_mode_[static_cast<std::size_t>(mode)];
-    if (log_->enabled()) event("interruption", hooks_.cause_name(mode));
+    static const sim::Name interruption("interruption");
+    if (log_->enabled()) event(interruption, hooks_.cause_name(mode));
     if (!stop_requests_.empty()) { // the job is stopped anyway: pending drains are served now
       auto requests = std::move(stop_requests_);
       stop_requests_.clear();
