@@ -81,12 +81,10 @@ LinkUtilisation::LinkUtilisation(const FabricPlatform& fabric, double nic_effici
     is_access_[at(l)] = 1;
   load_.assign(at(links), 0.0);
   util_.assign(at(links), 0.0);
+  in_routes_ = bundles_in_routes();
 }
 
-double LinkUtilisation::capacity(int link) const {
-  const sim::Platform& p = fabric_->platform();
-  return p.link_on(link) ? p.link_bandwidth(link) : 0.0;
-}
+double LinkUtilisation::capacity(int link) const { return fabric_->link_capacity(link); }
 
 bool LinkUtilisation::path(int a, int b, std::vector<int>& links) const {
   const ClosPlan& plan = fabric_->graph().plan();
@@ -111,12 +109,10 @@ void LinkUtilisation::solve_alone(Job& job) const {
   std::map<int, int> index; // platform link -> the solve's
   std::vector<PhaseFlows> phases;
   std::vector<std::vector<std::vector<int>>> paths; // [phase][flow] physical links
-  std::vector<double> alone;
   std::vector<int> route;
   for (const TrafficPhase& ph : job.traffic.phases) {
     phases.emplace_back();
     paths.emplace_back();
-    alone.push_back(ph.alone_s);
     if (!(ph.alone_s > 0)) continue;
     const CollectiveFlows cf = collective_flows(*fabric_, ph.pattern, ph.ranks, ph.stride, job.traffic.rank_gpus, true);
     PhaseFlows& p = phases.back();
@@ -137,28 +133,55 @@ void LinkUtilisation::solve_alone(Job& job) const {
     }
   }
   std::vector<double> cap(index.size(), 0.0);
+  job.capacities.clear();
   for (const auto& [l, local] : index) {
     const bool access = at(l) < is_access_.size() && is_access_[at(l)];
     cap[at(local)] = capacity(l) * (access ? nic_efficiency_ : 1.0);
+    job.capacities.emplace_back(l, capacity(l));
   }
   const PhaseSharing sharing(std::move(cap));
-  std::map<int, double> bytes;
+  job.phase_rates.assign(phases.size(), {});
   for (std::size_t k = 0; k < phases.size(); ++k) {
     if (phases[k].flows.empty()) continue;
     const std::vector<double> rates = sharing.rates({&phases[k]});
+    std::map<int, double> on_link;
     for (std::size_t f = 0; f < rates.size(); ++f)
       if (rates[f] > 0)
         for (int l : paths[k][f])
-          bytes[l] += rates[f] * alone[k];
+          on_link[l] += rates[f];
+    job.phase_rates[k].assign(on_link.begin(), on_link.end());
   }
+  sum_bytes(job);
+}
+
+void LinkUtilisation::sum_bytes(Job& job) {
+  std::map<int, double> bytes;
+  for (std::size_t k = 0; k < job.phase_rates.size(); ++k)
+    for (const auto& [l, rate] : job.phase_rates[k])
+      bytes[l] += rate * job.traffic.phases[k].alone_s;
   job.bytes_per_step.assign(bytes.begin(), bytes.end());
 }
 
+bool LinkUtilisation::same_shape(const JobTraffic& a, const JobTraffic& b) {
+  if (a.rank_gpus != b.rank_gpus || a.phases.size() != b.phases.size()) return false;
+  for (std::size_t k = 0; k < a.phases.size(); ++k) {
+    const TrafficPhase &x = a.phases[k], &y = b.phases[k];
+    if (x.pattern != y.pattern || x.ranks != y.ranks || x.stride != y.stride || (x.alone_s > 0) != (y.alone_s > 0))
+      return false;
+  }
+  return true;
+}
+
 void LinkUtilisation::set_job(int job, const JobTraffic& traffic) {
+  auto it = jobs_.find(job);
+  const bool reuse = it != jobs_.end() && same_shape(it->second.traffic, traffic);
   Job& j = jobs_[job];
   j.traffic = traffic;
   j.factors.assign(traffic.phases.size(), 1.0);
-  solve_alone(j);
+  if (reuse) // same GPUs and flows at the same capacities: only the seconds changed
+    sum_bytes(j);
+  else
+    solve_alone(j);
   dirty_ = true;
 }
 
@@ -177,9 +200,26 @@ void LinkUtilisation::set_factors(int job, const std::vector<double>& factors) {
   dirty_ = true;
 }
 
+std::vector<char> LinkUtilisation::bundles_in_routes() const {
+  const ClosPlan& plan = fabric_->graph().plan();
+  std::vector<char> out;
+  for (int l = 0; l < plan.leaves(); ++l)
+    out.push_back(fabric_->leaf_bundle_in_routes(l));
+  for (int c = 0; c < plan.pods(); ++c)
+    out.push_back(fabric_->pod_bundle_in_routes(c));
+  return out;
+}
+
 void LinkUtilisation::capacities_changed() {
-  for (auto& [id, j] : jobs_)
-    solve_alone(j);
+  std::vector<char> routes = bundles_in_routes();
+  const bool all = routes != in_routes_; // routes changed: any job's flows may cross other links now
+  in_routes_ = std::move(routes);
+  for (auto& [id, j] : jobs_) {
+    bool redo = all;
+    for (std::size_t i = 0; !redo && i < j.capacities.size(); ++i)
+      redo = capacity(j.capacities[i].first) != j.capacities[i].second;
+    if (redo) solve_alone(j);
+  }
   dirty_ = true;
 }
 

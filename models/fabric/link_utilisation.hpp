@@ -81,7 +81,8 @@ public:
   void remove_job(int job);
   /// The job's sharing factors per phase (SharedFabric::factors; empty or 1: alone).
   void set_factors(int job, const std::vector<double>& factors);
-  /// Capacities changed (a link or plane failed or healed): every job's alone rates are solved again.
+  /// Capacities changed (a link or plane failed or healed): the alone rates of every job whose links
+  /// changed capacity are solved again (every job's when a bundle entered or left the routes).
   void capacities_changed();
 
   /// Closes [last call, t_s) at the loads in force, then takes the new loads (a point per tier).
@@ -99,7 +100,12 @@ private:
   struct Job {
     JobTraffic traffic;
     std::vector<double> factors;
+    /// Per phase: platform link -> Σ_f x_f (bytes/s while the phase runs alone). Depends on the GPUs,
+    /// the phases' shapes and the capacities, not on the phases' seconds: a new step time (a clock
+    /// change) reuses it.
+    std::vector<std::vector<std::pair<int, double>>> phase_rates;
     std::vector<std::pair<int, double>> bytes_per_step; ///< platform link -> Σ_k t_k Σ_f x_f (bytes)
+    std::vector<std::pair<int, double>> capacities;     ///< the solve's links and their capacities
   };
   const FabricPlatform* fabric_;
   double nic_efficiency_;
@@ -112,6 +118,7 @@ private:
   };
   std::vector<double> load_; ///< per platform link, bytes/s
   std::vector<double> util_; ///< per platform link, fraction
+  std::vector<char> in_routes_; ///< per leaf, then pod: its bundle on routes (at the last solves)
   std::array<TierState, LINK_TIERS> now_;
   bool dirty_ = true;
   double last_s_ = 0, pending_s_ = 0; ///< time in force of the current loads not yet in over_time_
@@ -119,6 +126,9 @@ private:
   std::vector<UtilisationPoint> points_;
 
   void solve_alone(Job& job) const;
+  static void sum_bytes(Job& job);
+  static bool same_shape(const JobTraffic& a, const JobTraffic& b);
+  std::vector<char> bundles_in_routes() const;
   void recompute_loads();
   void flush();
   /// The physical path of a flow (every tier it crosses); false within one NVLink domain.

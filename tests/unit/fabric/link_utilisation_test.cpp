@@ -111,6 +111,13 @@ TEST_CASE("one ring alone loads its access links and leaf uplinks by rate times 
   REQUIRE(u.points().size() == 4);
   CHECK(u.points()[2].time_s == 10.0);
   CHECK(u.points()[2].at.max_frac == 0.0);
+  // The same GPUs and flows with a longer phase (a slower clock: 1 s alone): the rates are reused, the
+  // duty is 1/2: access 2e11 · (1/2) / 2e11 = 0.5, leaf bundle 12 · 2e11 · (1/2) / 3.2e12 = 0.375.
+  u.set_job(0, ring({0, 1}, {0, 12}, 1.0, 0.5));
+  u.set_job(0, ring({0, 1}, {0, 12}, 1.0, 1.0));
+  u.advance(31);
+  CHECK(u.link_utilisation().at(b.fabric->access_duplex(0).up) == Approx(0.5).epsilon(1e-9));
+  CHECK(u.link_utilisation().at(b.fabric->leaf_bundle_duplex(0).up) == Approx(0.375).epsilon(1e-9));
 }
 
 TEST_CASE("two jobs filling one oversubscribed bundle sum to its capacity, not to twice it",
