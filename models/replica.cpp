@@ -117,11 +117,12 @@ void Replica::build_paces() {
     paces_[j] = std::make_unique<workload::JobPace>(s_->jobs[j], s_->hardware, params, std::move(comm),
                                                     world_->healthy_step_s(static_cast<int>(j)));
   }
-  if (world_->fabric() && s_->fabric->shared)
+  if (world_->fabric()) // phase_overlap isolated: no coupling, but the links' utilisation is kept
     sharing_ = std::make_unique<workload::FabricSharing>(
         *world_->fabric(), s_->fabric->phase_overlap, sim::stream_seed(seed_, replica_, "fabric/phase-offsets"),
         fabric::SharedRouting{s_->fabric->ecmp_hash, s_->fabric->collective_channels * s_->fabric->qps_per_connection,
-                              sim::stream_seed(seed_, 0, "fabric/ecmp-hash"), s_->hardware.gpu.nic_efficiency_frac});
+                              sim::stream_seed(seed_, 0, "fabric/ecmp-hash"), s_->hardware.gpu.nic_efficiency_frac},
+        s_->fabric->shared);
   if (const auto* fabric = world_->fabric())
     fabric_ = std::make_unique<fabric::FabricTracker>(fabric->state(), placement_,
                                                       [this](int g, bool cut) {
@@ -251,7 +252,8 @@ void Replica::add_workloads_to_scheduler() {
         for (auto* sv : workloads_.services())
           sv->on_capacity_changed();
         if (s_->end_when_jobs_done) end_if_jobs_done();
-        if (sharing_) update_paces(false); // its traffic leaves the shared fabric
+        if (sharing_ && s_->fabric->shared) update_paces(false); // its traffic leaves the shared fabric
+        else if (sharing_) share_fabric();                          // and the links' utilisation
       });
     } else {
       req.external = true;
@@ -401,15 +403,16 @@ void Replica::share_fabric() {
     else
       sharing_->remove(index);
   }
-  if (on.size() < 2 && !s_->fabric->ecmp_hash) on.clear();
+  const bool couple = on.size() >= 2 || s_->fabric->ecmp_hash; // else: in the utilisation only
   for (int index = 0; index < workloads_.size(); ++index) {
     const auto j = static_cast<std::size_t>(index);
     if (std::find(on.begin(), on.end(), index) != on.end())
-      sharing_->place(index, *paces_[j], pace_of(index), [this, index] { return alloc_.job_gpus(index); });
+      sharing_->place(index, *paces_[j], pace_of(index), [this, index] { return alloc_.job_gpus(index); }, couple);
     else if (workloads_.training(index) && paces_[j]->on_fabric())
       sharing_->remove(index);
   }
   sharing_->resolve();
+  sharing_->record(sim::to_seconds(queue_.now()));
 }
 
 void Replica::update_paces(bool stall) {

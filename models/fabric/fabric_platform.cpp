@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <stdexcept>
 
 namespace dcsim::fabric {
@@ -60,8 +61,18 @@ FabricPlatform::FabricPlatform(const ClosGraph& graph, const std::string& name,
       throw std::logic_error(fmt::format("FabricPlatform: no fabric route between {} and {} (one NVLink domain)",
                                          plan_->layout().gpu_name(a), plan_->layout().gpu_name(b)));
   });
+  for (const auto& halves : {std::cref(access_), std::cref(leaf_bundle_), std::cref(pod_bundle_)})
+    for (const auto& d : halves.get())
+      for (int half : {d.up, d.down})
+        note_capacity(half, platform_->link_bandwidth(half));
   if (before_seal) before_seal(*platform_);
   platform_->seal();
+}
+
+void FabricPlatform::note_capacity(int link, double bytes_per_s) {
+  if (link < 0) return;
+  if (static_cast<std::size_t>(link) >= capacity_.size()) capacity_.resize(static_cast<std::size_t>(link) + 1, 0.0);
+  capacity_[static_cast<std::size_t>(link)] = bytes_per_s > 0 ? bytes_per_s : 0.0;
 }
 
 FabricPlatform::~FabricPlatform() = default;
@@ -122,6 +133,7 @@ bool FabricPlatform::route(int gpu_a, int gpu_b, std::vector<int>& links, double
 
 void FabricPlatform::set_capacity(const sim::Platform::DuplexLink& link, double bytes_per_s) {
   for (int half : {link.up, link.down}) {
+    note_capacity(half, bytes_per_s);
     if (bytes_per_s > 0) {
       platform_->set_link_bandwidth(half, bytes_per_s);
       platform_->set_link_on(half, true);

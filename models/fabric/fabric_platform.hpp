@@ -88,6 +88,8 @@ public:
 
   // For tests and the benchmark.
   int access_link(int gpu) const { return access_[static_cast<std::size_t>(gpu)].up; }
+  /// Both halves of GPU `gpu`'s access link (up: GPU to leaf).
+  sim::Platform::DuplexLink access_duplex(int gpu) const { return access_[static_cast<std::size_t>(gpu)]; }
   int leaf_bundle(int leaf) const { return leaf_bundle_.empty() ? -1 : leaf_bundle_[static_cast<std::size_t>(leaf)].up; }
   /// Both halves of leaf `leaf`'s bundle (no bundle with a single leaf: {-1, -1}).
   sim::Platform::DuplexLink leaf_bundle_duplex(int leaf) const {
@@ -99,6 +101,10 @@ public:
   bool leaf_bundle_in_routes(int leaf) const { return !leaf_route_.empty() && leaf_route_[static_cast<std::size_t>(leaf)]; }
   bool pod_bundle_in_routes(int pod) const { return !pod_route_.empty() && pod_route_[static_cast<std::size_t>(pod)]; }
   int links_created() const { return links_created_; }
+  /// A fabric link half's capacity now (bytes/s; 0: off), as last set: without asking SimGrid.
+  double link_capacity(int link) const {
+    return link >= 0 && static_cast<std::size_t>(link) < capacity_.size() ? capacity_[static_cast<std::size_t>(link)] : 0.0;
+  }
 
 private:
   const ClosGraph* graph_;
@@ -114,6 +120,8 @@ private:
   std::vector<sim::Platform::DuplexLink> pod_bundle_;  ///< per pod (3 tiers with several pods)
   std::vector<char> leaf_route_, pod_route_;           ///< bundle may saturate: in routes
   int links_created_ = 0;
+  std::vector<double> capacity_; ///< per link half (platform index): bytes/s, 0 when off
+  void note_capacity(int link, double bytes_per_s);
 
   void sync(const Affected& a);
   void sync_gpu(int gpu);

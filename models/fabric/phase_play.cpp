@@ -49,6 +49,16 @@ double PhaseJob::fabric_s() const {
 }
 
 std::vector<double> PhaseSharing::taus(const std::vector<const PhaseFlows*>& active) const {
+  return lockstep(active, nullptr);
+}
+
+std::vector<double> PhaseSharing::rates(const std::vector<const PhaseFlows*>& active) const {
+  std::vector<double> out;
+  lockstep(active, &out);
+  return out;
+}
+
+std::vector<double> PhaseSharing::lockstep(const std::vector<const PhaseFlows*>& active, std::vector<double>* rates_out) const {
   ++solves_;
   std::vector<MaxMinFlow> flows;
   std::vector<std::size_t> first;
@@ -62,7 +72,10 @@ std::vector<double> PhaseSharing::taus(const std::vector<const PhaseFlows*>& act
     const std::vector<double> rates = max_min_rates(capacity_, flows);
     for (std::size_t a = 0; a < active.size(); ++a)
       tau[a] = active[a]->tau(rates, first[a]);
-    if (round == LOCKSTEP_ROUNDS) break;
+    if (round == LOCKSTEP_ROUNDS) {
+      if (rates_out) *rates_out = rates;
+      break;
+    }
     // A member cannot run ahead of the slowest: a flow faster than the pace needs (and any flow capped
     // before) is capped at what the pace needs; flows at the pace stay free to take freed shares.
     for (std::size_t a = 0; a < active.size(); ++a) {

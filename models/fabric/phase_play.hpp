@@ -78,6 +78,9 @@ public:
 
   /// τ of every given phase while all of them are in flight together (lockstep capping included).
   std::vector<double> taus(const std::vector<const PhaseFlows*>& active) const;
+  /// The rates (bytes/s) of every flow of the given phases in flight together after the lockstep
+  /// capping, in order (phase by phase): what taus() reads its τ from.
+  std::vector<double> rates(const std::vector<const PhaseFlows*>& active) const;
 
   /// Offsets of `overlap` (random: from `seed`), s into each job's own cycle.
   static std::vector<double> offsets(const std::vector<PhaseJob>& jobs, PhaseOverlap overlap, std::uint64_t seed);
@@ -93,6 +96,7 @@ public:
 private:
   std::vector<double> capacity_;
   mutable long long solves_ = 0;
+  std::vector<double> lockstep(const std::vector<const PhaseFlows*>& active, std::vector<double>* rates_out) const;
 };
 
 } // namespace dcsim::fabric

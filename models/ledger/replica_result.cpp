@@ -222,6 +222,11 @@ template <class IO, class S>
 void visit_fields(IO& io, S& s) {
   io(s.time), io(s.entity), io(s.gauge), io(s.value);
 }
+template <class IO, class U>
+  requires std::same_as<std::remove_const_t<U>, TierUtilisationRow>
+void visit_fields(IO& io, U& u) {
+  io(u.tier), io(u.time_s), io(u.p50_frac), io(u.p99_frac), io(u.max_frac), io(u.mean_frac), io(u.links);
+}
 template <class IO, class R>
   requires std::same_as<std::remove_const_t<R>, ReplicaResult>
 void visit_fields(IO& io, R& r) {
@@ -229,17 +234,18 @@ void visit_fields(IO& io, R& r) {
   io(r.unallocated_gpu_h), io(r.preemptions), io(r.cold_spare_activations), io(r.domain_swaps);
   io(r.failures_discarded), io(r.rack_down_gpu_h), io(r.rack_failures), io(r.modes);
   io(r.events), io(r.samples), io(r.energy_j), io(r.peak_power_w), io(r.cooling_isolated_gpu_h);
-  io(r.throttled_gpu_h), io(r.power_capped_gpu_h);
+  io(r.throttled_gpu_h), io(r.power_capped_gpu_h), io(r.fabric_utilisation), io(r.fabric_utilisation_series);
 }
 
 // A new field usually changes its struct's size (not a small one that fits in padding): these then fail
 // until the field is in visit_fields above and the size updated. The round-trip test in
 // tests/unit/ledger/metric_table_test.cpp is the other guard. Sizes on 64-bit targets (x86-64, arm64).
 constexpr bool LP64 = sizeof(void*) == 8;
-static_assert(!LP64 || sizeof(ReplicaResult) == 280, "ReplicaResult changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(ReplicaResult) == 328, "ReplicaResult changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(JobOutcome) == 424, "JobOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ServiceOutcome) == 200, "ServiceOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ModeOutcome) == 88, "ModeOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(TierUtilisationRow) == 80, "TierUtilisationRow changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(LossCell) == 32, "LossCell changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(Sample) == 32, "Sample changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(sim::EventRecord) == 72, "EventRecord changed: update visit_fields, then this size");

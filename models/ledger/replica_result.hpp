@@ -138,6 +138,16 @@ struct ServiceOutcome {
   double unused_gpu_h = 0;
 };
 
+/// The fabric's link utilisation in one tier (models/fabric/link_utilisation.hpp): over the replica,
+/// time-weighted (fabric_utilisation.csv; time_s: the replica's end), or over the tier's links from
+/// time_s on (fabric_utilisation_series.csv).
+struct TierUtilisationRow {
+  std::string tier; ///< access, leaf_spine, spine_core
+  double time_s = 0;
+  double p50_frac = 0, p99_frac = 0, max_frac = 0, mean_frac = 0;
+  int links = 0; ///< live links of the tier (at the end, for the time-weighted rows)
+};
+
 struct ReplicaResult {
   int replica = 0;
   int gpus = 0;
@@ -160,6 +170,8 @@ struct ReplicaResult {
   double cooling_isolated_gpu_h = 0; ///< NaN without cooling
   double throttled_gpu_h = 0;        ///< NaN without cooling
   double power_capped_gpu_h = 0;     ///< NaN without a budget or grid events
+  std::vector<TierUtilisationRow> fabric_utilisation;        ///< per tier (empty without a fabric)
+  std::vector<TierUtilisationRow> fabric_utilisation_series; ///< per change of a tier's figures
 };
 
 using Metrics = std::vector<std::pair<std::string, double>>;

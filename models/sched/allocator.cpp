@@ -1,5 +1,8 @@
 #include "models/sched/allocator.hpp"
 
+#include <iterator>
+#include <map>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -281,10 +284,37 @@ int Allocator::job_gpu_count(int job) const {
 
 std::pair<int, int> Allocator::fragmentation() const { return census().fragmentation; }
 
-int Allocator::find_free_domain(int need) const {
+int Allocator::replacement_in(const std::set<int>& ready, const JobPlacement& placement) {
+  switch (policy_) {
+  case PlacementPolicy::FIRST_FIT: break;
+  case PlacementPolicy::SPREAD: {
+    auto it = ready.begin();
+    std::advance(it, static_cast<std::ptrdiff_t>(spread_rng_->below(ready.size())));
+    return *it;
+  }
+  case PlacementPolicy::PACK: { // most of the job's domains in its rail group, then in its pod; lowest index
+    std::map<int, int> in_group, in_pod;
+    for (const Share& share : placement.shares) {
+      ++in_group[topology_.group_of_domain[static_cast<std::size_t>(share.domain)]];
+      ++in_pod[topology_.pod_of_domain[static_cast<std::size_t>(share.domain)]];
+    }
+    int best = *ready.begin();
+    std::pair<int, int> best_key{-1, -1};
+    for (int d : ready) {
+      const std::pair<int, int> key{in_group[topology_.group_of_domain[static_cast<std::size_t>(d)]],
+                                    in_pod[topology_.pod_of_domain[static_cast<std::size_t>(d)]]};
+      if (key > best_key) best = d, best_key = key;
+    }
+    return best;
+  }
+  }
+  return *ready.begin();
+}
+
+int Allocator::find_free_domain(int need, const JobPlacement& placement) {
   for (Role wanted : {Role::SPARE, Role::IDLE}) {
     const auto& ready = ready_[static_cast<int>(wanted)];
-    if (!ready.empty()) return *ready.begin();
+    if (!ready.empty()) return replacement_in(ready, placement);
   }
   if (need >= layout_->domain_usable_gpus()) return -1;
   // A partial share (a job's last domain) may fit a domain that cannot host a full one.
@@ -327,7 +357,7 @@ bool Allocator::recover(int job) {
 
     // 2. A free domain, spare pool first.
     const int need = static_cast<int>(share.gpus.size());
-    const int target = find_free_domain(need);
+    const int target = find_free_domain(need, placement);
     if (target < 0) continue;
     const int old_domain = share.domain;
     const Role taken_role = role_[static_cast<std::size_t>(target)];

@@ -5,7 +5,8 @@
 // spare pool; other unused domains are idle. Replacing a job's down GPUs, domain by domain:
 //   1. with healthy spare GPUs of the same domain (an in-rack swap: the job stays in its NVLink domain);
 //   2. otherwise by moving the job's share to a free domain with enough healthy GPUs, from the spare pool
-//      first, then idle ones (the freed domain takes the role of the one taken);
+//      first, then idle ones (the freed domain takes the role of the one taken), chosen by the placement
+//      policy (first fit: lowest index; pack: nearest the job's other domains; spread: random);
 //   3. otherwise the job waits, holding its down GPUs, until a repair makes 1 or 2 possible.
 // Every job holds exactly its `gpus` GPUs at all times, so unallocated GPUs number total - Σ jobs.
 //
@@ -178,7 +179,12 @@ private:
   void release(Share& share);
   void own(int gpu, int job, int share_index);
   void disown(int gpu);
-  int find_free_domain(int need) const;
+  /// A free domain for a share of `need` GPUs of `placement`: the spare pool first, then idle domains;
+  /// among those able to host a full share, by the policy (first fit: lowest index; pack: most of the
+  /// job's domains in its rail group, then its pod, lowest index on ties; spread: uniform, from the
+  /// spread stream); a partial share takes the lowest index that fits.
+  int find_free_domain(int need, const JobPlacement& placement);
+  int replacement_in(const std::set<int>& ready, const JobPlacement& placement);
   /// Domains in the order a job of `need` domains takes them (placement_policy.hpp).
   std::vector<int> placement_order_for(int need);
   PlacementPolicy policy_ = PlacementPolicy::FIRST_FIT;

@@ -21,13 +21,16 @@ fabric::FlowPattern pattern_of(GroupAxis axis) {
 } // namespace
 
 FabricSharing::FabricSharing(const fabric::FabricPlatform& fabric, fabric::PhaseOverlap overlap, std::uint64_t seed,
-                             fabric::SharedRouting routing)
-    : net_(fabric, overlap, seed, routing) {}
+                             fabric::SharedRouting routing, bool coupling)
+    : net_(fabric, overlap, seed, routing), util_(fabric, routing.nic_efficiency_frac), coupling_(coupling) {}
 
-void FabricSharing::place(int job, JobPace& pace, const Pace& state, const std::function<std::vector<int>()>& gpus) {
+void FabricSharing::place(int job, JobPace& pace, const Pace& state, const std::function<std::vector<int>()>& gpus,
+                          bool couple) {
+  couple = couple && coupling_;
   std::uint64_t key = 1469598103934665603ULL;
   for (std::uint64_t v : {state.placement, bits(state.bw), bits(state.leaf_bw), bits(state.clock), bits(state.nvlink)})
     key = mix(key, v);
+  key = mix(key, couple ? 1 : 0);
   if (auto it = keys_.find(job); it != keys_.end() && it->second == key) return;
   keys_[job] = key;
   fabric::JobTraffic traffic;
@@ -39,13 +42,24 @@ void FabricSharing::place(int job, JobPace& pace, const Pace& state, const std::
     axes.push_back(p.axis);
   }
   axes_[job] = std::move(axes);
-  net_.set_job(job, std::move(traffic));
+  util_.set_job(job, traffic);
+  if (couple)
+    net_.set_job(job, std::move(traffic));
+  else
+    net_.remove_job(job);
 }
 
 void FabricSharing::remove(int job) {
   if (keys_.erase(job) == 0) return;
   axes_.erase(job);
   net_.remove_job(job);
+  util_.remove_job(job);
+}
+
+void FabricSharing::resolve() {
+  net_.resolve();
+  for (const auto& [job, axes] : axes_)
+    util_.set_factors(job, net_.factors(job));
 }
 
 std::array<double, 6> FabricSharing::factors(int job) const {

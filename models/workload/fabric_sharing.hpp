@@ -7,8 +7,12 @@
 // the network. resolve() re-solves the components that changed; factors(job) is per GroupAxis, 1 for
 // axes that do not cross domains and for jobs alone. Overlap `ISOLATED` keeps every factor at 1 (each
 // job as if alone: the behaviour before the shared fabric).
+// Every placed job's traffic also feeds the fabric's link utilisation (fabric/link_utilisation.hpp),
+// coupled or not (`couple` false: the job stays out of the shared solve, e.g. alone on the fabric, or
+// `coupling` off with phase_overlap isolated): record(t) after each resolve closes the interval.
 #pragma once
 
+#include "models/fabric/link_utilisation.hpp"
 #include "models/fabric/shared_fabric.hpp"
 #include "models/workload/job_pace.hpp"
 
@@ -22,21 +26,32 @@ namespace dcsim::workload {
 
 class FabricSharing {
 public:
+  /// `coupling` false: no job ever enters the shared solve (factors stay 1); utilisation is still kept.
   FabricSharing(const fabric::FabricPlatform& fabric, fabric::PhaseOverlap overlap, std::uint64_t seed,
-                fabric::SharedRouting routing = {});
+                fabric::SharedRouting routing = {}, bool coupling = true);
 
-  /// The job holds its full GPUs (`gpus`, rank order, asked only when its state changed) at `pace`.
-  void place(int job, JobPace& pace, const Pace& state, const std::function<std::vector<int>()>& gpus);
+  /// The job holds its full GPUs (`gpus`, rank order, asked only when its state changed) at `pace`;
+  /// `couple`: it enters the shared solve (else only the utilisation).
+  void place(int job, JobPace& pace, const Pace& state, const std::function<std::vector<int>()>& gpus,
+             bool couple = true);
   void remove(int job);
   /// A link, switch or plane failed or healed: every component is solved again at the next resolve.
-  void capacities_changed() { net_.capacities_changed(); }
-  void resolve() { net_.resolve(); }
+  void capacities_changed() {
+    net_.capacities_changed();
+    util_.capacities_changed();
+  }
+  void resolve();
+  /// The traffic in force from `t_s` on (after resolve): closes the utilisation's interval.
+  void record(double t_s) { util_.advance(t_s); }
+  fabric::LinkUtilisation& utilisation() { return util_; }
   std::array<double, 6> factors(int job) const;
   int component_size(int job) const { return net_.component_size(job); }
   const fabric::SharedFabric& network() const { return net_; }
 
 private:
   fabric::SharedFabric net_;
+  fabric::LinkUtilisation util_;
+  bool coupling_;
   std::map<int, std::vector<GroupAxis>> axes_; ///< per registered job: its phases' axes
   std::map<int, std::uint64_t> keys_;
 };

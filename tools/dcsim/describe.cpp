@@ -2,6 +2,7 @@
 
 #include "models/ledger/losses.hpp"
 #include "models/ledger/metric_table.hpp"
+#include "models/ledger/utilisation_columns.hpp"
 #include "models/workload/loss_cause.hpp"
 #include "models/scenario.hpp"
 
@@ -53,6 +54,10 @@ std::string describe_metrics() {
     out += fmt::format("  {:<30} {}\n", workload::MECHANISM_NAMES[static_cast<std::size_t>(m)],
                        ledger::mechanism_meanings()[static_cast<std::size_t>(m)]);
   out += "dcsim compare --metric loss_share_frac:CAUSE=TOL gates a cause's share of each job's paid time\n";
+  out += "\nfabric_utilisation.csv (time-weighted per tier) and fabric_utilisation_series.csv (per change): "
+         "scenarios with a fabric (docs/metrics.md)\n";
+  for (const auto& c : ledger::utilisation_columns())
+    out += fmt::format("  {:<30} {:<10} {}\n", c.name, c.unit, c.meaning);
   return out;
 }
 
@@ -80,6 +85,23 @@ std::string losses_markdown() {
   return out;
 }
 
+std::string utilisation_markdown() {
+  std::string out =
+      "\n## Fabric link utilisation: fabric_utilisation.csv, fabric_utilisation_series.csv\n\n"
+      "Written for scenarios with a fabric (`models/fabric/link_utilisation.hpp`). A link's utilisation is\n"
+      "u_l = Σ_jobs Σ_phases t_k · Σ_{flows f of phase k through l} x_f / T ÷ C_l: x_f the flow's rate while its\n"
+      "phase runs alone (bytes/s, max-min in lockstep), t_k the phase's seconds alone, T the job's step with\n"
+      "sharing (local + Σ t_k·σ_k, σ_k the shared fabric's factor), C_l the link's live capacity (bytes/s).\n"
+      "It is the phase's rate while it runs times its duty share of the step: sharing stretches steps, not\n"
+      "bytes per step. Quantiles are over the tier's live links, weighted by time over the replica in\n"
+      "`fabric_utilisation.csv`, at each change in `fabric_utilisation_series.csv` (a row per tier whose\n"
+      "figures changed). The report draws them per tier (`#fabric-utilisation`).\n\n"
+      "| column | unit | meaning |\n|---|---|---|\n";
+  for (const auto& c : ledger::utilisation_columns())
+    out += fmt::format("| `{}` | {} | {} |\n", c.name, c.unit, c.meaning);
+  return out;
+}
+
 } // namespace
 
 std::string metrics_markdown() {
@@ -98,7 +120,7 @@ std::string metrics_markdown() {
     out += fmt::format("| `{}` | {} | {} | {} | {}{} |\n", d.name, d.unit, ledger::scope_name(d.scope),
                        ledger::better_name(d.better), d.meaning,
                        d.family.empty() ? std::string() : fmt::format(" (family `{}`)", d.family));
-  return out + losses_markdown();
+  return out + losses_markdown() + utilisation_markdown();
 }
 
 } // namespace dcsim::tools

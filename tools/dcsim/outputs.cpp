@@ -2,6 +2,7 @@
 
 #include "models/ledger/losses.hpp"
 #include "models/ledger/metric_table.hpp"
+#include "models/ledger/utilisation_columns.hpp"
 
 #include <fmt/format.h>
 
@@ -97,6 +98,41 @@ const CsvSchema& racks_schema() {
   return s;
 }
 
+const CsvSchema& utilisation_series_schema() {
+  static const CsvSchema s = [] {
+    CsvSchema schema{"fabric_utilisation_series.csv", {}};
+    for (const auto& c : ledger::utilisation_columns())
+      schema.columns.emplace_back(c.name);
+    return schema;
+  }();
+  return s;
+}
+
+const CsvSchema& utilisation_schema() {
+  static const CsvSchema s = [] {
+    CsvSchema schema{"fabric_utilisation.csv", {}};
+    for (const auto& c : ledger::utilisation_columns())
+      if (std::string_view(c.name) != "time_s") schema.columns.emplace_back(c.name);
+    return schema;
+  }();
+  return s;
+}
+
+namespace {
+/// fabric_utilisation(_series).csv rows of a replica.
+std::pair<std::string, std::string> utilisation_rows(const ledger::ReplicaResult& r) {
+  const auto rep = static_cast<std::int64_t>(r.replica);
+  CsvTable summary(utilisation_schema()), series(utilisation_series_schema());
+  for (const auto& u : r.fabric_utilisation)
+    summary.add_row({rep, u.tier, std::string("all"), static_cast<std::int64_t>(u.links), u.p50_frac, u.p99_frac,
+                     u.max_frac, u.mean_frac});
+  for (const auto& u : r.fabric_utilisation_series)
+    series.add_row({rep, u.time_s, u.tier, std::string("all"), static_cast<std::int64_t>(u.links), u.p50_frac,
+                    u.p99_frac, u.max_frac, u.mean_frac});
+  return {summary.body(), series.body()};
+}
+} // namespace
+
 ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& r, const cost::CostModel* cost) {
   constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
   const auto rep = static_cast<std::int64_t>(r.replica);
@@ -164,8 +200,9 @@ ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaR
   CsvTable losses(losses_schema());
   for (const auto& l : ledger::loss_rows(r))
     losses.add_row({rep, l.job, l.cause, l.domain, l.state, fmt::format("{}", l.gpu_us), l.gpu_h, l.share_of_paid_frac});
+  auto [utilisation, utilisation_series] = utilisation_rows(r);
   return {replicas.body(), ledger_rows.body(), causes.body(), events.body(), series.body(), racks.body(),
-          losses.body()};
+          losses.body(), std::move(utilisation), std::move(utilisation_series)};
 }
 
 ReplicaOutputs replica_outputs(const Scenario& scenario, const ledger::ReplicaResult& result,
@@ -206,8 +243,11 @@ void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
     for (const auto& [name, s] : metrics)
       sum.add_row({scenario.name, entity, name, s.mean, s.ci95_low, s.ci95_high, static_cast<std::int64_t>(s.n)});
   CsvTable reps(replicas_schema()), led(ledger_schema()), causes(causes_schema()), events(events_schema()),
-      series(timeseries_schema()), racks(racks_schema()), losses(losses_schema());
+      series(timeseries_schema()), racks(racks_schema()), losses(losses_schema()), util(utilisation_schema()),
+      util_series(utilisation_series_schema());
   for (const auto& r : replicas) {
+    util.append_formatted(r.rows.utilisation);
+    util_series.append_formatted(r.rows.utilisation_series);
     reps.append_formatted(r.rows.replicas);
     led.append_formatted(r.rows.ledger);
     causes.append_formatted(r.rows.causes);
@@ -216,7 +256,12 @@ void write_outputs(const std::filesystem::path& dir, const Scenario& scenario,
     racks.append_formatted(r.rows.racks);
     losses.append_formatted(r.rows.losses);
   }
-  for (const CsvTable* t : {&reps, &led, &causes, &events, &series, &racks, &losses, &sum})
+  std::vector<const CsvTable*> tables{&reps, &led, &causes, &events, &series, &racks, &losses, &sum};
+  if (scenario.fabric) { // the fabric's link utilisation: only where there is a fabric
+    tables.push_back(&util);
+    tables.push_back(&util_series);
+  }
+  for (const CsvTable* t : tables)
     sim::write_file_atomically(dir / (t->schema().name + std::string(sim::compression_suffix(compression))),
                                sim::compress(t->text(), compression));
 }

@@ -10,6 +10,8 @@
 //   timeseries.csv  replica,time_s,entity,gauge,value
 //   racks.csv       replica,rack,loop,availability_frac,down_gpu_h,failures (loop: empty without cooling;
 //                   availability_frac = 1 − down GPU-hours ÷ (rack GPUs × duration))
+//   fabric_utilisation.csv, fabric_utilisation_series.csv  scenarios with a fabric only: link utilisation
+//                   per tier (models/ledger/utilisation_columns.hpp, models/fabric/link_utilisation.hpp)
 // Rows are in replica order, then job order (scenario order, then "cluster"), so files are identical
 // for identical runs whatever the parallelism. Files are written to temporary names and renamed.
 #pragma once
@@ -36,10 +38,13 @@ const sim::CsvSchema& losses_schema();
 const sim::CsvSchema& events_schema();
 const sim::CsvSchema& timeseries_schema();
 const sim::CsvSchema& racks_schema();
+const sim::CsvSchema& utilisation_schema();
+const sim::CsvSchema& utilisation_series_schema();
 
 /// Per-replica rows of the per-replica files.
 struct ReplicaRows {
   std::string replicas, ledger, causes, events, timeseries, racks, losses;
+  std::string utilisation, utilisation_series; ///< scenarios with a fabric
 };
 /// `cost`: the design's prices and bill (World::cost()); nullptr: no cost metrics (no /cost block).
 ReplicaRows format_replica_rows(const Scenario& scenario, const ledger::ReplicaResult& result,

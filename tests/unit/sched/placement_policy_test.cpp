@@ -83,6 +83,38 @@ TEST_CASE("the allocator places by its policy: packing fills a tight group, firs
   }
 }
 
+TEST_CASE("a failed domain is replaced by the spare its policy picks: packing the one in the job's group",
+          "[unit][placement]") {
+  // 8 racks of 64 usable GPUs; the last two (6, 7) are the spare pool. Rail groups: {0, 1, 7}, {2, 3, 6},
+  // {4, 5}. The job takes racks 0 and 1 under either policy (first fit: lowest indices; pack: the three
+  // groups tie for two domains, the lowest wins). Three trays of rack 0 fail (12 GPUs, 8 in-rack
+  // spares): the share moves to a spare. First fit takes spare 6 (lowest index, another group); pack
+  // takes spare 7, in the job's group; spread one of the two.
+  hardware::HardwareSpec h;
+  h.rack.kind = hardware::RackKind::NVL72;
+  h.rack.spare_gpus = 8;
+  const hardware::Layout layout(h, hardware::ClusterSpec{8});
+  const sched::PlacementTopology topology{{0, 0, 1, 1, 2, 2, 1, 0}, {0, 0, 0, 0, 0, 0, 0, 0}};
+  for (const auto policy : {PlacementPolicy::FIRST_FIT, PlacementPolicy::PACK, PlacementPolicy::SPREAD}) {
+    failure::GpuHealth health(layout.gpus());
+    sched::Allocator alloc(layout, health, 2);
+    health.set_transition_hook([&alloc](int g, bool up) { alloc.on_health_change(g, up); });
+    alloc.set_policy(policy, topology, 1);
+    REQUIRE(alloc.place(0, 128));
+    const std::vector<int> before = alloc.job_domains(0);
+    if (policy != PlacementPolicy::SPREAD) REQUIRE(before == std::vector<int>{0, 1});
+    const int trays = layout.gpus_per_rack() / 4;
+    for (int t : {0, 1, 2}) // three trays of the job's first rack
+      health.fail(layout.unit_range(hardware::Scope::TRAY, before[0] * trays + t));
+    REQUIRE(alloc.recover(0));
+    const int taken = alloc.job_domains(0)[0];
+    CHECK(alloc.job_domains(0)[1] == before[1]);
+    if (policy == PlacementPolicy::FIRST_FIT) CHECK(taken == 6);
+    if (policy == PlacementPolicy::PACK) CHECK(taken == 7);
+    if (policy == PlacementPolicy::SPREAD) CHECK((taken == 6 || taken == 7));
+  }
+}
+
 TEST_CASE("a job's span counts the leaves, pods and planes its GPUs attach to", "[unit][placement]") {
   // HGX servers of 8 GPUs, radix 16 at 1:1: d = u = 8 ports down, so a rail group is G = 8 servers on 8
   // leaves (one per rail); 16 servers make 2 groups, 16 leaves. Three tiers: pods of k/2 = 8 leaves, so
