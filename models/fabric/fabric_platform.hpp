@@ -88,6 +88,7 @@ public:
 
   // For tests and the benchmark.
   int access_link(int gpu) const { return access_[static_cast<std::size_t>(gpu)].up; }
+  sim::Platform::DuplexLink access_duplex(int gpu) const { return access_[static_cast<std::size_t>(gpu)]; }
   int leaf_bundle(int leaf) const { return leaf_bundle_.empty() ? -1 : leaf_bundle_[static_cast<std::size_t>(leaf)].up; }
   /// Both halves of leaf `leaf`'s bundle (no bundle with a single leaf: {-1, -1}).
   sim::Platform::DuplexLink leaf_bundle_duplex(int leaf) const {
