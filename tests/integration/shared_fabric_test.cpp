@@ -12,6 +12,8 @@
 // inside the shared solve): alone τ ∝ max(1/(32·6.7e10), 1/(16·η·1e11)), the second rack sets the
 // pace for η > 2/3; together 24 flows get 3.3e10 each, τ ∝ 1/(32·3.3e10) = 1/(10.7e11): the DP
 // phase takes 1.5·η times as long. Aligned, both jobs slow; isolated, neither does.
+#include "sim/csv_reader.hpp"
+#include "tests/support/shell.hpp"
 #include "tests/support/simulate.hpp"
 
 #include <catch2/catch.hpp>
@@ -20,6 +22,7 @@
 #include <cmath>
 
 using namespace dcsim;
+namespace fs = std::filesystem;
 
 namespace {
 /// `names` jobs as below; `storage`: "" none, else storage.network with host memory + object store
@@ -113,4 +116,29 @@ TEST_CASE("converged storage: a job's own drains slow its collectives, and its d
   CHECK(test::mean_metric(converged, "a", "fabric_slowdown_frac") > 0);
   CHECK(test::mean_metric(converged, "a", "checkpoints") > 0);
   CHECK(std::isfinite(test::mean_metric(converged, "a", "checkpoint_durable_max_s")));
+}
+
+TEST_CASE("report: the fabric slowdowns section gives each replica's distribution of the jobs' fabric_slowdown_frac",
+          "[scenario][fabric][sharing][report]") {
+  // scenarios/converged-storage.json (2 replicas, two jobs each): one row per replica, the jobs' mean,
+  // min, median, p90 and max; for two identical jobs slowed alike, min = max = the replicas.csv value.
+  const fs::path dir = test::fresh_test_dir("fabric-slowdowns-report");
+  const auto run = test::run_shell(fmt::format("{} run {} -q -j 2 --out {} 2>&1", test::dcsim_binary(),
+                                               test::shell_quote(test::source_path("scenarios/converged-storage.json")),
+                                               test::shell_quote((dir / "run").string())));
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto report = test::run_shell(fmt::format("{} report {} 2>&1", test::dcsim_binary(), test::shell_quote((dir / "run").string())));
+  REQUIRE(report.exit_code == 0);
+  const std::string html = test::read_text(dir / "run" / "report.html");
+  const auto at = html.find("id=\"fabric-slowdowns\"");
+  REQUIRE(at != std::string::npos);
+  CHECK(html.find("href=\"#fabric-slowdowns\"") != std::string::npos);
+  const std::string section = html.substr(at, html.find("</section>", at) - at);
+  const auto csv = sim::read_csv_file(dir / "run" / "replicas.csv");
+  const std::size_t col = csv.require_column("fabric_slowdown_frac", "replicas.csv");
+  const double v = sim::csv_number(csv.rows.at(0).at(col));
+  REQUIRE(v > 0);
+  CHECK(section.find(fmt::format("<tr><td>0</td><td>2</td><td>{0:.4f}%</td><td>{0:.4f}%</td>", 100 * v)) != std::string::npos);
+  CHECK(section.find("<tr><td>1</td><td>2</td>") != std::string::npos);
 }
