@@ -56,6 +56,8 @@ void Replica::build_jobs() {
     storage_ = std::make_unique<storage::StorageTraffic>(*world_->storage_network(), *world_->platform(), queue_,
                                                         world_->checkpoint_plans());
   }
+  steps_.resize(s_->jobs.size());
+  step_pace_.resize(s_->jobs.size());
   for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
     if (s_->jobs[j].kind == workload::JobKind::INFERENCE) {
       auto service = std::make_unique<workload::InferenceService>(
@@ -74,7 +76,10 @@ void Replica::build_jobs() {
       return mode < modes_ ? s_->failures.modes[static_cast<std::size_t>(mode)].name
                            : Facility::extra_cause_name(mode - modes_);
     };
-    hooks.training_changed = [this, job](bool training) { facility_->on_training_changed(job, training); };
+    hooks.training_changed = [this, job](bool training) {
+      steps_[static_cast<std::size_t>(job)].training(queue_.now(), training);
+      facility_->on_training_changed(job, training);
+    };
     hooks.stopped = [this, job] { facility_->on_job_stopped(job); };
     hooks.ranks_up = [this, job](const std::vector<int>& ranks) {
       return alloc_.ranks_up(sched::JobId{job}, ranks);
@@ -123,6 +128,15 @@ void Replica::build_paces() {
         fabric::SharedRouting{s_->fabric->ecmp_hash, s_->fabric->collective_channels * s_->fabric->qps_per_connection,
                               sim::stream_seed(seed_, 0, "fabric/ecmp-hash"), s_->hardware.gpu.nic_efficiency_frac},
         s_->fabric->shared);
+  if (storage_ && sharing_ && s_->storage->converged) { // checkpoint hops across the network ride the fabric
+    fabric_storage_ = std::make_unique<storage::FabricStorage>(
+        sharing_->network(), queue_, world_->checkpoint_plans(), [this](int job) { return alloc_.job_gpus(job); },
+        [this] { update_paces(false); });
+    storage_->set_fabric_hop([this](int job, int position, bool write, bool peers, double bytes,
+                                    std::function<void(bool)> done) {
+      fabric_storage_->hop(job, position, write, peers, bytes, std::move(done));
+    });
+  }
   if (const auto* fabric = world_->fabric())
     fabric_ = std::make_unique<fabric::FabricTracker>(fabric->state(), placement_,
                                                       [this](int g, bool cut) {
@@ -155,6 +169,7 @@ void Replica::build_domains() {
   const std::vector<std::string> stores = s_->storage ? s_->storage->object_stores() : std::vector<std::string>{};
   hooks.object_store = [this, stores](int store, double bandwidth_frac) {
     if (storage_) storage_->store_changed(stores.at(static_cast<std::size_t>(store)), bandwidth_frac);
+    if (fabric_storage_) fabric_storage_->store_changed(stores.at(static_cast<std::size_t>(store)), bandwidth_frac);
   };
   domains_ = failure::make_failure_domains(s_->hardware, *layout_, world_->fabric() ? &world_->fabric()->state() : nullptr,
                                            s_->cooling ? &*s_->cooling : nullptr, stores, std::move(hooks));
@@ -403,7 +418,8 @@ void Replica::share_fabric() {
     else
       sharing_->remove(index);
   }
-  const bool couple = on.size() >= 2 || s_->fabric->ecmp_hash; // else: in the utilisation only
+  const bool couple = on.size() >= 2 || s_->fabric->ecmp_hash || (fabric_storage_ && fabric_storage_->busy());
+  // else: in the utilisation only (a converged drain in flight couples a job alone with its own hops)
   for (int index = 0; index < workloads_.size(); ++index) {
     const auto j = static_cast<std::size_t>(index);
     if (std::find(on.begin(), on.end(), index) != on.end())
@@ -413,6 +429,7 @@ void Replica::share_fabric() {
   }
   sharing_->resolve();
   sharing_->record(sim::to_seconds(queue_.now()));
+  if (fabric_storage_) fabric_storage_->retime(); // converged hops run at what their flows now get
 }
 
 void Replica::update_paces(bool stall) {
@@ -423,11 +440,23 @@ void Replica::update_paces(bool stall) {
     const auto j = static_cast<std::size_t>(index);
     workload::Pace p = pace_of(index);
     if (sharing_) p.shared = sharing_->factors(index);
+    if (p.bw > 0) record_step(index, p);
     if (p.bw <= 0 || p == job_pace_[j]) continue;
     if (stall && p.bw < job_pace_[j].bw) job->stall(sim::to_ticks(s_->fabric->reroute_s));
     job_pace_[j] = p;
     job->set_slowdown(std::max(1.0, paces_[j]->slowdown(p)));
   }
+}
+
+void Replica::record_step(int index, const workload::Pace& p) {
+  const auto j = static_cast<std::size_t>(index);
+  if (step_pace_[j] && *step_pace_[j] == p) return;
+  step_pace_[j] = p;
+  const workload::JobPace::StepTimes shared = paces_[j]->step_times(p);
+  workload::Pace alone = p;
+  alone.shared = {1, 1, 1, 1, 1, 1};
+  const double alone_s = alone == p ? shared.step_s : paces_[j]->step_times(alone).step_s;
+  steps_[j].set(queue_.now(), shared.step_s, alone_s, shared.comm_s);
 }
 
 void Replica::fabric_changed(const fabric::Element& e, bool failed, std::vector<int>& cut) {
@@ -551,6 +580,8 @@ ledger::ReplicaResult Replica::run() {
   }
   for (auto* job : workloads_.trainings())
     job->finish();
+  for (auto& step : steps_)
+    step.finish(end_);
   for (auto* sv : workloads_.services())
     sv->finish();
   cluster_.finish(end_);

@@ -38,9 +38,11 @@
 #include "models/sched/cold_spares.hpp"
 #include "models/sched/job_span.hpp"
 #include "models/sched/scheduler.hpp"
+#include "models/storage/fabric_storage.hpp"
 #include "models/storage/storage_traffic.hpp"
 #include "models/workload/inference_service.hpp"
 #include "models/workload/fabric_sharing.hpp"
+#include "models/workload/step_record.hpp"
 #include "models/workload/job_pace.hpp"
 #include "models/workload/training_job.hpp"
 #include "models/workload/workload.hpp"
@@ -49,6 +51,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace dcsim {
@@ -94,6 +97,9 @@ private:
   std::unique_ptr<workload::FabricSharing> sharing_; ///< model jobs on one shared fabric
   std::unique_ptr<sched::SpanRecorder> spans_;       ///< each job's largest span on the fabric
   void share_fabric();
+  std::vector<workload::StepRecord> steps_;               ///< per job: its step shared and alone
+  std::vector<std::optional<workload::Pace>> step_pace_; ///< the state steps_ was last set for
+  void record_step(int job, const workload::Pace& pace);
   std::vector<int> newly_cut_;                    ///< GPUs the last fabric change cut off
   failure::FailureDomains domains_;
   std::vector<int> cut_;                          ///< GPUs the last strike cut off
@@ -102,6 +108,7 @@ private:
   ledger::ReplicaResult result_;
   std::unique_ptr<Facility> facility_;
   std::unique_ptr<storage::StorageTraffic> storage_; ///< checkpoint flows (jobs with storage tiers)
+  std::unique_ptr<storage::FabricStorage> fabric_storage_; ///< storage.network converged: hops on the fabric
   ledger::GaugeSampler gauges_;
   sim::Tick sample_every_ = 0, progress_every_ = 1;
   bool services_recount_due_ = false; ///< a service's GPU changed health: it recounts once, at this date

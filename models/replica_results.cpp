@@ -104,6 +104,11 @@ ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
     o.span_pods = span.pods;
     o.span_planes = span.planes;
   }
+  const workload::StepRecord& step = steps_[j];
+  o.step_alone_s = step.step_alone_s();
+  o.step_shared_s = step.step_shared_s();
+  o.fabric_slowdown_frac = step.fabric_slowdown_frac();
+  o.exposed_comm_frac = step.exposed_comm_frac();
   return o;
 }
 

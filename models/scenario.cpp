@@ -339,6 +339,15 @@ void check_model_jobs(Scenario& s, sim::Problems& problems) {
 } // namespace
 
 namespace {
+/// /storage, once /fabric is decoded (storage.network converged needs the shared fabric).
+void decode_storage_area(const sim::Node& root, Scenario& s) {
+  const sim::Node storage = root.object("storage", storage::storage_keys());
+  s.storage = storage::decode_storage(storage);
+  if (s.storage->converged && !(s.fabric && s.fabric->shared))
+    storage.problem("network", s.fabric ? "converged needs the shared fabric (/fabric/phase_overlap is \"isolated\")"
+                                        : "converged needs a /fabric to converge on");
+}
+
 std::optional<Scenario> decode_expanded(const Json& document, const std::string& default_name, sim::Problems& problems);
 } // namespace
 
@@ -383,7 +392,7 @@ std::optional<Scenario> decode_expanded(const Json& document, const std::string&
     s.cooling = cooling::decode_cooling(*cooling_node);
   }
   s.power = power::decode_power(root.object("power", power::power_keys()), s.hardware);
-  if (root.has("storage")) s.storage = storage::decode_storage(root.object("storage", storage::storage_keys()));
+  if (root.has("storage")) decode_storage_area(root, s);
   const bool object_store = s.storage && std::any_of(s.storage->tiers.begin(), s.storage->tiers.end(), [](const auto& t) {
                               return t.kind == storage::TierKind::OBJECT_STORE;
                             });

@@ -3,6 +3,8 @@
 #include "models/fabric/ecmp_hash.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -40,6 +42,15 @@ SharedFabric::SharedFabric(const FabricPlatform& fabric, PhaseOverlap overlap, s
 
 std::vector<int> SharedFabric::touched_bundles(const Entry& e) const {
   const ClosPlan& plan = fabric_->graph().plan();
+  if (e.sink >= 0) { // storage: its leaves' and pods' bundles on routes, and its sink
+    std::set<int> out; // not its sink: hops on one sink split it evenly (add_sink), without a solve
+    for (int g : e.traffic.rank_gpus) {
+      const int leaf = plan.leaf_of(g), pod = plan.pod_of_leaf(leaf);
+      if (routing_.ecmp_hash || fabric_->leaf_bundle_in_routes(leaf)) out.insert(leaf);
+      if (fabric_->pod_bundle_in_routes(pod)) out.insert(plan.leaves() + pod);
+    }
+    return {out.begin(), out.end()};
+  }
   std::vector<int> gpus = e.traffic.rank_gpus;
   for (const auto& [a, b] : e.background) {
     gpus.push_back(a);
@@ -112,6 +123,50 @@ void SharedFabric::set_background(int id, std::vector<std::pair<int, int>> pairs
   dirty_.push_back(key);
 }
 
+int SharedFabric::add_sink(double write_bytes_per_s, double read_bytes_per_s) {
+  sinks_.emplace_back(write_bytes_per_s, read_bytes_per_s);
+  sink_users_.push_back(0);
+  return static_cast<int>(sinks_.size()) - 1;
+}
+
+void SharedFabric::sink_changed(int sink, int delta) {
+  sink_users_.at(static_cast<std::size_t>(sink)) += delta;
+  for (const auto& [id, e] : entries_) // their share C/m changed
+    if (e.sink == sink) dirty_.push_back(id);
+}
+
+void SharedFabric::set_sink_capacity(int sink, double write_bytes_per_s, double read_bytes_per_s) {
+  sinks_.at(static_cast<std::size_t>(sink)) = {write_bytes_per_s, read_bytes_per_s};
+  for (const auto& [id, e] : entries_)
+    if (e.sink == sink) dirty_.push_back(id);
+}
+
+void SharedFabric::set_storage(int id, std::vector<int> gpus, int sink, bool write, int owner) {
+  const int key = -1 - id;
+  if (gpus.empty()) {
+    if (auto it = entries_.find(key); it != entries_.end() && it->second.sink >= 0) sink_changed(it->second.sink, -1);
+    remove_job(key);
+    return;
+  }
+  Entry& e = entries_[key];
+  if (e.sink != sink) {
+    if (e.sink >= 0) sink_changed(e.sink, -1);
+    sink_changed(sink, +1);
+  }
+  e.is_background = true;
+  e.traffic.rank_gpus = std::move(gpus);
+  e.sink = sink;
+  e.write = write;
+  e.owner = owner;
+  e.rate = 0;
+  dirty_.push_back(key);
+}
+
+double SharedFabric::background_rate(int id) const {
+  auto it = entries_.find(-1 - id);
+  return it == entries_.end() ? 0.0 : it->second.rate;
+}
+
 const std::vector<double>& SharedFabric::factors(int job) const {
   auto it = entries_.find(job);
   return it == entries_.end() ? ones_ : it->second.factors;
@@ -119,7 +174,7 @@ const std::vector<double>& SharedFabric::factors(int job) const {
 
 int SharedFabric::component_size(int job) const {
   auto it = entries_.find(job);
-  if (it == entries_.end() || it->second.component < 0) return 1;
+  if (it == entries_.end() || it->second.component == NO_COMPONENT) return 1;
   return static_cast<int>(members_.at(it->second.component).size());
 }
 
@@ -136,6 +191,7 @@ std::vector<int> SharedFabric::resolve() {
       auto [it, fresh] = bundle_owner.emplace(b, id);
       if (!fresh) u.join(it->second, id);
     }
+    if (e.owner >= 0 && entries_.contains(e.owner)) u.join(id, e.owner); // its owner's access links
   }
   std::map<int, std::vector<int>> members;
   for (auto& [id, e] : entries_)
@@ -152,7 +208,8 @@ std::vector<int> SharedFabric::resolve() {
     for (int id : list)
       entries_.at(id).component = root;
     if (!redo) continue;
-    if (list.size() == 1 && (!routing_.ecmp_hash || entries_.at(list[0]).bundles.empty())) { // alone: 1, no solve
+    if (list.size() == 1 && entries_.at(list[0]).sink < 0 &&
+        (!routing_.ecmp_hash || entries_.at(list[0]).bundles.empty())) { // alone: 1, no solve
       Entry& e = entries_.at(list[0]);
       if (std::any_of(e.factors.begin(), e.factors.end(), [](double f) { return f != 1.0; })) {
         std::fill(e.factors.begin(), e.factors.end(), 1.0);
@@ -176,7 +233,20 @@ std::int64_t uplink_key(int leaf, int plane, int j, int down) {
 }
 } // namespace
 
+namespace {
+/// Key of sink `sink`'s link, write (0) or read (1): below every uplink key.
+constexpr std::int64_t SINK_KEY_BASE = std::numeric_limits<std::int64_t>::min() / 4;
+constexpr std::int64_t SINK_KEY_END = SINK_KEY_BASE + (std::int64_t{1} << 40);
+/// Key of background `id`'s share of its sink, write (0) or read (1).
+std::int64_t sink_key(int id, bool read) { return SINK_KEY_BASE + static_cast<std::int64_t>(id) * 2 + (read ? 1 : 0); }
+} // namespace
+
 double SharedFabric::capacity_of(std::int64_t key) const {
+  if (key < SINK_KEY_END) { // background id's share of its sink: C / m
+    const Entry& e = entries_.at(-1 - static_cast<int>((key - SINK_KEY_BASE) / 2));
+    const auto& [w, r] = sinks_.at(static_cast<std::size_t>(e.sink));
+    return ((key - SINK_KEY_BASE) % 2 == 0 ? w : r) / std::max(1, sink_users_.at(static_cast<std::size_t>(e.sink)));
+  }
   if (key < 0) return fabric_->graph().plan().spec().port_gbps * 1e9 / 8; // one uplink port
   const int l = static_cast<int>(key);
   const double bw = fabric_->platform().link_on(l) ? fabric_->platform().link_bandwidth(l) : 0.0;
@@ -244,16 +314,56 @@ PhaseFlows SharedFabric::phase_flows(const CollectiveFlows& cf, std::map<std::in
   return p;
 }
 
-void SharedFabric::solve(const std::vector<int>& component, std::vector<int>& changed) {
-  ++solves_;
-  std::map<std::int64_t, int> link_index; // platform link (≥ 0) or single uplink (< 0) -> the component's
-  std::vector<PhaseJob> jobs, ideal;
-  std::vector<int> ids;
+PhaseFlows SharedFabric::storage_flows(int id, const Entry& e, std::map<std::int64_t, int>& link_index) const {
+  const ClosPlan& plan = fabric_->graph().plan();
+  const FabricState& state = fabric_->state();
+  auto index = [&](std::int64_t key) { return link_index.emplace(key, static_cast<int>(link_index.size())).first->second; };
+  auto half = [&](const sim::Platform::DuplexLink& d) { return e.write ? d.up : d.down; };
+  const int s = routing_.ecmp_hash ? std::max(1, routing_.subflows) : 1;
+  PhaseFlows p;
+  for (std::size_t m = 0; m < e.traffic.rank_gpus.size(); ++m) {
+    const int g = e.traffic.rank_gpus[m], leaf = plan.leaf_of(g), pod = plan.pod_of_leaf(leaf);
+    std::vector<int> common{index(half(fabric_->access_duplex(g))), index(sink_key(id, !e.write))};
+    if (fabric_->pod_bundle_in_routes(pod)) common.push_back(index(half(fabric_->pod_bundle_duplex(pod))));
+    p.member_weight.push_back(1.0);
+    std::vector<std::pair<int, std::vector<int>>> live; // hashed: planes with a live uplink, and those
+    for (int pl = 0; routing_.ecmp_hash && pl < plan.planes(); ++pl) {
+      std::vector<int> u;
+      for (int j = 0; j < plan.leaf_up_ports(); ++j)
+        if (state.leaf_uplink_up(pl, leaf, j)) u.push_back(j);
+      if (!u.empty()) live.emplace_back(pl, std::move(u));
+    }
+    const int subflows = live.empty() ? 1 : s;
+    for (int i = 0; i < subflows; ++i) {
+      MaxMinFlow flow;
+      flow.links = common;
+      if (!live.empty()) { // one hashed single uplink (write) or downlink (read) of the leaf
+        const auto& [plane, u] = live[static_cast<std::size_t>(i) % live.size()];
+        const int j = u[ecmp_hash(routing_.seed, g, -1 - e.sink, i, e.write ? 0 : 1) % u.size()];
+        flow.links.push_back(index(uplink_key(leaf, plane, j, e.write ? 0 : 1)));
+      } else if (fabric_->leaf_bundle_in_routes(leaf)) {
+        flow.links.push_back(index(half(fabric_->leaf_bundle_duplex(leaf))));
+      }
+      p.flows.push_back(std::move(flow));
+      p.bytes.push_back(PROBE_BYTES / subflows);
+      p.member.push_back(static_cast<int>(m));
+    }
+  }
+  return p;
+}
+
+void SharedFabric::build_phases(const std::vector<int>& component, std::map<std::int64_t, int>& link_index,
+                                std::vector<PhaseJob>& jobs, std::vector<PhaseJob>& ideal, std::vector<int>& ids) const {
   for (int id : component) {
     const Entry& e = entries_.at(id);
     PhaseJob pj, pi;
     std::vector<CollectiveFlows> cfs;
-    if (e.is_background) { // one phase in flight throughout
+    if (e.sink >= 0) { // storage: one phase in flight throughout, the same hashed or not
+      pj.phases.push_back(storage_flows(-1 - id, e, link_index));
+      pi.phases.push_back(pj.phases.back());
+      pj.phase_alone_s.push_back(pj.phases.back().flows.empty() ? 0.0 : 1.0);
+      pi.phase_alone_s.push_back(pj.phase_alone_s.back());
+    } else if (e.is_background) { // one phase in flight throughout
       CollectiveFlows cf;
       for (const auto& [a, b] : e.background) {
         cf.flows.push_back({a, b, PROBE_BYTES});
@@ -278,6 +388,55 @@ void SharedFabric::solve(const std::vector<int>& component, std::vector<int>& ch
     ideal.push_back(std::move(pi));
     ids.push_back(id);
   }
+}
+
+std::vector<std::uint64_t> SharedFabric::signature(const std::vector<int>& component) const {
+  auto mix = [](std::uint64_t h, std::uint64_t v) { return (h ^ v) * 1099511628211ULL; }; // FNV-1a
+  std::vector<std::uint64_t> key;
+  if (overlap_ == PhaseOverlap::RANDOM) // the offsets' seed follows the ids
+    for (int id : component)
+      key.push_back(static_cast<std::uint64_t>(static_cast<std::int64_t>(id)));
+  for (int id : component) {
+    const Entry& e = entries_.at(id);
+    std::uint64_t h = 1469598103934665603ULL;
+    for (int g : e.traffic.rank_gpus)
+      h = mix(h, static_cast<std::uint64_t>(g));
+    for (const auto& [a, b] : e.background)
+      h = mix(mix(h, static_cast<std::uint64_t>(a)), static_cast<std::uint64_t>(b));
+    key.insert(key.end(), {static_cast<std::uint64_t>(e.is_background), e.traffic.key, h});
+    if (e.sink >= 0)
+      key.insert(key.end(), {static_cast<std::uint64_t>(e.write), std::bit_cast<std::uint64_t>(capacity_of(sink_key(-1 - id, !e.write)))});
+  }
+  return key;
+}
+
+void SharedFabric::solve(const std::vector<int>& component, std::vector<int>& changed) {
+  ++solves_;
+  std::vector<std::uint64_t> key = signature(component);
+  auto hit = cache_.find(key);
+  if (hit == cache_.end()) {
+    if (cache_.size() >= MAX_CACHED) cache_.clear();
+    hit = cache_.emplace(std::move(key), compute(component)).first;
+  } else {
+    ++cache_hits_;
+  }
+  for (std::size_t i = 0; i < component.size(); ++i) {
+    Entry& e = entries_.at(component[i]);
+    auto [f, rate] = hit->second[i];
+    e.rate = rate;
+    f.resize(e.factors.size(), 1.0);
+    if (f != e.factors) {
+      e.factors = std::move(f);
+      if (component[i] >= 0) changed.push_back(component[i]);
+    }
+  }
+}
+
+std::vector<std::pair<std::vector<double>, double>> SharedFabric::compute(const std::vector<int>& component) const {
+  std::map<std::int64_t, int> link_index; // platform link (≥ 0) or single uplink (< 0) -> the component's
+  std::vector<PhaseJob> jobs, ideal;
+  std::vector<int> ids;
+  build_phases(component, link_index, jobs, ideal, ids);
   std::vector<double> capacity(link_index.size(), 0.0);
   for (const auto& [key, local] : link_index)
     capacity[at(local)] = capacity_of(key);
@@ -296,22 +455,27 @@ void SharedFabric::solve(const std::vector<int>& component, std::vector<int>& ch
     }
   const SharingResult played = jobs.size() > 1 ? sharing.share(jobs, overlap_, seed_ ^ static_cast<std::uint64_t>(ids[0] + 1))
                                                : SharingResult{};
+  std::vector<std::pair<std::vector<double>, double>> out; // per member: factors, rate
   for (int id : component) {
-    Entry& e = entries_.at(id);
+    const Entry& e = entries_.at(id);
     std::vector<double> f(e.factors.size(), 1.0);
+    double rate = 0;
     const auto pos = std::find(ids.begin(), ids.end(), id);
+    const auto j = at(static_cast<int>(pos - ids.begin()));
+    if (pos != ids.end() && e.is_background) { // r = PROBE_BYTES / (τ_alone · F)
+      const double tau = sharing.taus({&jobs[j].phases[0]})[0];
+      const double factor = jobs.size() > 1 ? std::max(1.0, played.phase_factor[j][0]) : 1.0;
+      rate = tau > 0 ? PROBE_BYTES / (tau * factor) : 0.0;
+    }
     if (pos != ids.end() && !e.is_background) {
-      const auto j = at(static_cast<int>(pos - ids.begin()));
       for (std::size_t k = 0; k < f.size() && k < hashed[j].size(); ++k)
         f[k] = hashed[j][k] * (jobs.size() > 1 ? played.phase_factor[j][k] : 1.0);
       for (double& x : f) // not slower than alone; the play's rounding (1e-12) is not a slowdown
         x = x < 1 + 1e-9 ? 1.0 : x;
     }
-    if (f != e.factors) {
-      e.factors = std::move(f);
-      if (id >= 0) changed.push_back(id);
-    }
+    out.emplace_back(std::move(f), rate);
   }
+  return out;
 }
 
 } // namespace dcsim::fabric

@@ -29,6 +29,21 @@
 // NIC efficiency. The access links (a GPU's ports) enter the solve at nic_efficiency_frac of their
 // line rate, so shared bundles are compared with what NICs really push; the isolated probe's β keeps
 // dividing by it afterwards (fabric_comm_model.hpp), and factors are ratios within this solve.
+// Converged storage (storage.network "converged", docs/tenants.md). Storage nodes attach to the top
+// tier of every plane (dedicated spine or core ports), one sink link per storage target whose capacity
+// is the target's bandwidth C (add_sink: an object store's write and read, a job's rack caches or its
+// host memory peers). A storage flow of GPU g (set_storage) runs over [access(g), leaf bundle of g's
+// leaf (when on routes), pod bundle of its pod (when on routes), sink share] upwards for a write, the
+// reverse halves for a read; with ecmp_hash each flow's s subflows take hashed single uplinks of its
+// leaf instead of the leaf bundle. The m hops in flight on one sink split it evenly, each seeing a link
+// of C/m (max-min's answer whenever the sink binds each of them, as on the separate storage network;
+// it keeps writers to one store out of one another's components: a store shared by every job would
+// otherwise couple them all into one solve per checkpoint). A storage entry touches the leaf and pod
+// bundles on its flows' routes and joins its owner job's component (they share the owner's access
+// links). It is a background: one phase in flight throughout; its rate is
+//   r = PROBE_BYTES / (τ_alone · F)   bytes/s per GPU (the slowest GPU's flow, lockstep)
+// with τ_alone its phase's τ with no other flow and F its phase factor from the play or the duty-cycle
+// model (1 alone): a hop of S bytes sharded over n GPUs then takes S / (n · r).
 // Re-solving. set_job / remove_job / set_background mark the job dirty; resolve() recomputes the
 // components and solves only those holding a dirty job or whose membership changed; a change of the
 // fabric's capacities (a link or plane fails or heals) is announced with capacities_changed(), which
@@ -40,6 +55,7 @@
 #include "models/fabric/phase_play.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -78,7 +94,21 @@ public:
   /// Flows in flight throughout (GPU pairs and bytes/s-insensitive: each pair is one unit flow), under
   /// `id` (a checkpoint drain); an empty list removes them.
   void set_background(int id, std::vector<std::pair<int, int>> pairs);
-  void capacities_changed() { all_dirty_ = true; }
+  void capacities_changed() {
+    all_dirty_ = true;
+    cache_.clear();
+  }
+
+  /// A storage target on the fabric (above): returns its sink id. Capacities in bytes/s.
+  int add_sink(double write_bytes_per_s, double read_bytes_per_s);
+  /// A sink's capacities change (an object store degraded, out of reach: 0); its entries re-solve.
+  void set_sink_capacity(int sink, double write_bytes_per_s, double read_bytes_per_s);
+  /// Storage flows under background `id` between each of `gpus` and sink `sink`, in flight throughout:
+  /// writes (GPU to sink) or reads; `owner`: the job whose traffic this is (-1: none). An empty list
+  /// removes them.
+  void set_storage(int id, std::vector<int> gpus, int sink, bool write, int owner);
+  /// Background `id`'s rate per GPU (bytes/s, r above) after the last resolve; 0 when blocked or unknown.
+  double background_rate(int id) const;
 
   /// Re-solves what changed; returns the jobs whose factors changed.
   std::vector<int> resolve();
@@ -87,15 +117,22 @@ public:
   /// Jobs in the job's component (1: alone).
   int component_size(int job) const;
   long long solves() const { return solves_; }
+  /// Of solves(): components found solved before (same members, traffic, GPUs and sink shares).
+  long long cache_hits() const { return cache_hits_; }
 
 private:
+  static constexpr int NO_COMPONENT = std::numeric_limits<int>::min();
   struct Entry {
     JobTraffic traffic;
     std::vector<std::pair<int, int>> background; ///< for background entries
     bool is_background = false;
+    int sink = -1;   ///< storage entries: their sink
+    bool write = true;
+    int owner = -1;  ///< storage entries: the job whose traffic it is
+    double rate = 0; ///< backgrounds: r (bytes/s per GPU)
     std::vector<int> bundles; ///< saturable bundles touched: leaf l as l, pod c as leaves + c
     std::vector<double> factors;
-    int component = -1;
+    int component = NO_COMPONENT; ///< its least entry id (a background's is negative)
   };
   const FabricPlatform* fabric_;
   PhaseOverlap overlap_;
@@ -107,9 +144,25 @@ private:
   bool all_dirty_ = false;
   long long solves_ = 0;
   std::vector<double> ones_;
+  std::vector<std::pair<double, double>> sinks_; ///< per sink: write, read capacity (bytes/s)
+  std::vector<int> sink_users_;                  ///< per sink: storage entries on it (m)
+  /// Background `id`'s storage flows (its sink share is link key sink_key(id)).
+  PhaseFlows storage_flows(int id, const Entry& e, std::map<std::int64_t, int>& link_index) const;
+  void sink_changed(int sink, int delta);
 
   std::vector<int> touched_bundles(const Entry& e) const;
   std::map<int, int> bundle_of_link_; ///< platform link of a bundle half -> bundle id
+  /// Solved components by signature (every member's kind, traffic key, GPUs and sink share; with
+  /// random offsets, the component's seed): jobs that checkpoint repeat the same components. Emptied
+  /// when capacities change, and when it holds MAX_CACHED.
+  static constexpr std::size_t MAX_CACHED = 4096;
+  std::map<std::vector<std::uint64_t>, std::vector<std::pair<std::vector<double>, double>>> cache_;
+  long long cache_hits_ = 0;
+  std::vector<std::uint64_t> signature(const std::vector<int>& component) const;
+  /// Per member of `component`: its phase factors and (backgrounds) rate.
+  std::vector<std::pair<std::vector<double>, double>> compute(const std::vector<int>& component) const;
+  void build_phases(const std::vector<int>& component, std::map<std::int64_t, int>& link_index,
+                    std::vector<PhaseJob>& jobs, std::vector<PhaseJob>& ideal, std::vector<int>& ids) const;
   /// Solves one component; returns the jobs whose factors changed.
   void solve(const std::vector<int>& component, std::vector<int>& changed);
   /// The flows over the platform's routes (`hashed`: over single uplinks, ecmp_hash.hpp); links are

@@ -221,6 +221,17 @@ std::vector<MetricDef> job_metrics() {
       {"span_planes", "count", S::JOB, B::NONE,
        "Fabric planes the job's GPUs have ports on (every plane: each GPU is cabled to all; undefined without a "
        "fabric)", {}},
+      {"step_alone_s", "s", S::JOB, B::LOWER,
+       "Its step time alone on the fabric (every shared-fabric factor 1, its other state as it was), "
+       "time-weighted over its training time (undefined when it never trained; models/workload/step_record.hpp)", {}},
+      {"step_shared_s", "s", S::JOB, B::LOWER,
+       "Its step time as shared with other jobs' collectives and converged storage traffic "
+       "(fabric/shared_fabric.hpp), time-weighted over its training time", {}},
+      {"fabric_slowdown_frac", "fraction", S::JOB, B::LOWER,
+       "step_shared_s / step_alone_s - 1: how much sharing the fabric lengthened its step (0 alone)", {}},
+      {"exposed_comm_frac", "fraction", S::JOB, B::NONE,
+       "Share of its shared step that is exposed communication (tp + pp + dp + cp + ep of the step model; "
+       "measured jobs: scale-out and NVLink shares), time-weighted", {}},
       {"completion_h", "h", S::JOB, B::LOWER,
        "When a job with work_h finished, from the start of the run (undefined when not done)", {}, true},
       {"deadline_met_frac", "fraction", S::JOB, B::HIGHER,

@@ -66,6 +66,10 @@ Metrics job_metrics(const JobOutcome& job, double peak_flops_per_gpu) {
       {"span_leaves", job.span_leaves},
       {"span_pods", job.span_pods},
       {"span_planes", job.span_planes},
+      {"step_alone_s", job.step_alone_s},
+      {"step_shared_s", job.step_shared_s},
+      {"fabric_slowdown_frac", job.fabric_slowdown_frac},
+      {"exposed_comm_frac", job.exposed_comm_frac},
       {"completion_h", job.completed_at >= 0 ? sim::to_hours(job.completed_at) : NaN},
       {"deadline_met_frac", !(job.deadline_h > 0)       ? NaN
                             : job.completed_at < 0      ? 0.0
@@ -192,6 +196,7 @@ void visit_fields(IO& io, J& j) {
   io(j.checkpoint_write_s), io(j.checkpoint_durable_s), io(j.checkpoint_size_gb), io(j.checkpoint_fallbacks);
   io(j.restart_part_gpu_h), io(j.checkpoint_durable_max_s), io(j.checkpoint_drains_skipped), io(j.restart_load_s);
   io(j.span_leaves), io(j.span_pods), io(j.span_planes);
+  io(j.step_alone_s), io(j.step_shared_s), io(j.fabric_slowdown_frac), io(j.exposed_comm_frac);
   io(j.losses);
 }
 template <class IO, class L>
@@ -242,7 +247,7 @@ void visit_fields(IO& io, R& r) {
 // tests/unit/ledger/metric_table_test.cpp is the other guard. Sizes on 64-bit targets (x86-64, arm64).
 constexpr bool LP64 = sizeof(void*) == 8;
 static_assert(!LP64 || sizeof(ReplicaResult) == 328, "ReplicaResult changed: update visit_fields, then this size");
-static_assert(!LP64 || sizeof(JobOutcome) == 424, "JobOutcome changed: update visit_fields, then this size");
+static_assert(!LP64 || sizeof(JobOutcome) == 456, "JobOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ServiceOutcome) == 200, "ServiceOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(ModeOutcome) == 88, "ModeOutcome changed: update visit_fields, then this size");
 static_assert(!LP64 || sizeof(TierUtilisationRow) == 80, "TierUtilisationRow changed: update visit_fields, then this size");

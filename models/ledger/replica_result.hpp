@@ -88,6 +88,11 @@ struct JobOutcome {
   double span_leaves = std::numeric_limits<double>::quiet_NaN();
   double span_pods = std::numeric_limits<double>::quiet_NaN();
   double span_planes = std::numeric_limits<double>::quiet_NaN();
+  // Its step over its training time (models/workload/step_record.hpp; NaN: it never trained).
+  double step_alone_s = std::numeric_limits<double>::quiet_NaN();  ///< alone on the fabric
+  double step_shared_s = std::numeric_limits<double>::quiet_NaN(); ///< as shared with other traffic
+  double fabric_slowdown_frac = std::numeric_limits<double>::quiet_NaN();
+  double exposed_comm_frac = std::numeric_limits<double>::quiet_NaN(); ///< of the shared step
   /// Its GPU-time by (state, cause), the non-zero cells in state then cause order: per state they sum
   /// exactly to the state's GPU·µs (gpu_h is that sum converted once).
   std::vector<LossCell> losses;

@@ -64,6 +64,11 @@ const KeyTable& storage_keys() {
                  "each rack's link into the storage network (reaches rack_cache and object_store tiers)",
                  sim::positive()},
           KeyDef{"tiers", ValueType::ARRAY, "", Json::array(), "storage tiers (see /storage/tiers/*)"},
+          KeyDef{"network", ValueType::STRING, "", "separate",
+                 "separate: checkpoint traffic rides a storage network of its own; converged: drains and "
+                 "restores over rack_cache and object_store tiers and peer replication travel on the compute "
+                 "fabric, sharing its links with the jobs' collectives (needs /fabric with shared true; "
+                 "docs/tenants.md)", {}, {"separate", "converged"}},
       }};
   return table;
 }
@@ -96,6 +101,7 @@ const KeyTable& tier_keys() {
 StorageSpec decode_storage(const sim::Node& n) {
   StorageSpec s;
   s.rack_uplink_gbps = n.number("rack_uplink_gbps");
+  s.converged = n.string("network") == "converged";
   std::set<std::string> names;
   for (const sim::Node& t : n.objects("tiers", tier_keys())) {
     TierSpec tier;

@@ -48,6 +48,8 @@ struct TierSpec {
 struct StorageSpec {
   double rack_uplink_gbps = 6400; ///< each rack's link into the storage network
   std::vector<TierSpec> tiers;
+  /// `network`: false (separate) a storage network of its own; true (converged) on the compute fabric.
+  bool converged = false;
   /// The tier named `name`; nullptr when there is none.
   const TierSpec* find(std::string_view name) const;
   /// Names of the object_store tiers, in order: the units of failure scope object_store.

@@ -12,6 +12,17 @@ StorageTraffic::StorageTraffic(const StorageNetwork& network, sim::Platform& pla
     if (plans[j]) jobs_[j].plan = &*plans[j];
 }
 
+void StorageTraffic::move(int j, const StorageNetwork::Flow& f, int position, bool write, bool peers,
+                          std::function<void(bool)> done) {
+  const TierKind kind = jobs_[static_cast<std::size_t>(j)].plan->chain.at(static_cast<std::size_t>(position)).kind;
+  const bool network = peers || kind == TierKind::RACK_CACHE || kind == TierKind::OBJECT_STORE;
+  if (hop_ && network) {
+    hop_(j, position, write, peers, f.bytes, std::move(done));
+    return;
+  }
+  platform_->transfer(f.src_host, f.dst_host, f.bytes, std::move(done));
+}
+
 StorageTraffic::Record* StorageTraffic::find(Job& job, std::uint64_t serial) {
   for (auto& r : job.records)
     if (r.serial == serial) return &r;
@@ -78,7 +89,7 @@ void StorageTraffic::run_stage(int j, std::uint64_t serial, int stage) {
     if (!r) break; // lost to a failure: the drain stops
     const StorageNetwork::Flow f = network_->drain(j, stage);
     if (f.bytes > 0) {
-      platform_->transfer(f.src_host, f.dst_host, f.bytes, [this, j, serial, stage](bool ok) {
+      move(j, f, stage, true, stage == 0, [this, j, serial, stage](bool ok) {
         Job& jb = jobs_[static_cast<std::size_t>(j)];
         Record* rec = find(jb, serial);
         if (!ok || !rec) { // a storage link failed (the copy stays where it got), or the checkpoint was lost
@@ -153,7 +164,9 @@ void StorageTraffic::load(int j, int mode, std::function<void()> done) {
 
 void StorageTraffic::read(int j, int position, bool node_lost, sim::Tick began, std::function<void()> done) {
   const StorageNetwork::Flow f = network_->load(j, position, node_lost);
-  platform_->transfer(f.src_host, f.dst_host, f.bytes,
+  const TierSpec& tier = jobs_[static_cast<std::size_t>(j)].plan->chain.at(static_cast<std::size_t>(position));
+  const bool peers = node_lost && tier.kind == TierKind::HOST_MEMORY && tier.peer_replicas > 0;
+  move(j, f, position, false, peers,
                       [this, j, position, node_lost, began, done = std::move(done)](bool ok) mutable {
                         Job& job = jobs_[static_cast<std::size_t>(j)];
                         if (ok) {

@@ -19,6 +19,10 @@
 // failure that left the farthest one (a planned stop's or a move's: the first tier that survives a
 // node's loss), from peers when the failure lost a node's memory. A flow that fails (a storage link
 // off) reads from the next tier of the chain instead; with none left it retries every RETRY_S.
+// Converged (storage.network "converged"): a hop that crosses the network (peer replication, a write
+// into or a read from a rack_cache or object_store tier, a restore from peers) goes to the fabric hook
+// (storage/fabric_storage.hpp: flows on the compute fabric) instead of a SimGrid flow; hops inside a
+// node (host memory, local NVMe) stay SimGrid flows on their own links.
 // Measured per job: drains completed and their durations (snapshot end to last stage), skipped
 // snapshots, loads and their durations.
 #pragma once
@@ -53,6 +57,12 @@ public:
   /// off, flows through it fail), in (0, 1) degraded (flows through it slow down), 1 repaired.
   void store_changed(const std::string& name, double bandwidth_frac);
 
+  /// Converged: moves `bytes` of job `job` between its GPUs and chain position `position` (write: into
+  /// it; `peers`: host memory peers), then calls done(ok).
+  using FabricHop = std::function<void(int job, int position, bool write, bool peers, double bytes,
+                                       std::function<void(bool)> done)>;
+  void set_fabric_hop(FabricHop hop) { hop_ = std::move(hop); }
+
   struct Measured {
     std::uint64_t drains = 0;  ///< drains that reached the last tier
     std::uint64_t skipped = 0; ///< snapshots replaced while waiting for a drain
@@ -82,6 +92,9 @@ private:
   sim::EventQueue* queue_;
   std::vector<Job> jobs_;
   std::set<std::string> down_stores_; ///< object stores out of reach
+  FabricHop hop_;
+  /// Plays one hop: over the fabric hook when set and the hop crosses the network, else a SimGrid flow.
+  void move(int job, const StorageNetwork::Flow& f, int position, bool write, bool peers, std::function<void(bool)> done);
 
   Record* find(Job& job, std::uint64_t serial);
   void start_drain(int job, std::uint64_t serial);

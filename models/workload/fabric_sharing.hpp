@@ -47,6 +47,7 @@ public:
   std::array<double, 6> factors(int job) const;
   int component_size(int job) const { return net_.component_size(job); }
   const fabric::SharedFabric& network() const { return net_; }
+  fabric::SharedFabric& network() { return net_; } ///< converged storage adds its flows (storage/fabric_storage.hpp)
 
 private:
   fabric::SharedFabric net_;

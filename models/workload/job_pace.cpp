@@ -33,6 +33,16 @@ double JobPace::slowdown(const Pace& pace) {
   return step_->evaluate(pace.clock).step_time_s / healthy_step_s_;
 }
 
+JobPace::StepTimes JobPace::step_times(const Pace& pace) {
+  const double s = slowdown(pace); // sets the comm models' state
+  if (!step_) {
+    const double comm = spec_->scaleout_comm_frac / pace.bw + spec_->nvlink_comm_frac / pace.nvlink;
+    return {healthy_step_s_ * s, healthy_step_s_ * comm};
+  }
+  const StepBreakdown b = step_->evaluate(pace.clock);
+  return {b.step_time_s, b.tp_s + b.pp_s + b.dp_s + b.cp_s + b.ep_s};
+}
+
 std::vector<JobPace::FabricPhase> JobPace::fabric_traffic(const Pace& pace, double& local_s) {
   std::vector<FabricPhase> phases;
   local_s = 0;

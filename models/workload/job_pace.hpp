@@ -15,6 +15,8 @@
 // fabric_traffic: what the shared fabric needs of a model job on a fabric: per axis crossing domains,
 //   the seconds of the step proportional to its measured β (t_a = step(β_a × 2) − step, exact where
 //   the step is linear in β_a; an all-to-all bound by NVLink gives 0), and local = step − Σ t_a.
+// step_times: the step itself (s) and the part of it that is exposed communication (s), for the
+//   per-job outputs step_alone_s, step_shared_s and exposed_comm_frac (workload/step_record.hpp).
 // The job then runs at max(1, s) (TrainingJob::set_slowdown): its extra time is the ledger's `degraded`.
 #pragma once
 
@@ -62,6 +64,13 @@ public:
     double alone_s;
   };
   std::vector<FabricPhase> fabric_traffic(const Pace& pace, double& local_s);
+  /// The step in state `pace` (s) and its exposed communication (s): model jobs the step model's
+  /// tp + pp + dp + cp + ep; measured jobs healthy × (c/B + v/n) of s above.
+  struct StepTimes {
+    double step_s = 0;
+    double comm_s = 0;
+  };
+  StepTimes step_times(const Pace& pace);
 
 private:
   const JobSpec* spec_;

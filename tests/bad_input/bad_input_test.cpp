@@ -368,3 +368,18 @@ TEST_CASE("bad input: a checkpoint too large for its tiers to write within dcsim
         "t.json: /jobs/0/checkpoint/size_gb: makes a checkpoint write or restore last 8e+18 s, beyond dcsim's limit "
         "on durations (10^6 h): check size_gb and the tiers' bandwidths (got 1e+15)\n");
 }
+
+TEST_CASE("bad input: storage.network", "[unit][bad_input]") {
+  const std::string fabric = R"(fabric={"planes": 8, "port_gbps": 200, "tiers": 2, "switch_radix": 64})";
+  CHECK(errors_with({fabric, R"(storage={"network": "shared"})"}) ==
+        "t.json: /storage/network: must be one of \"separate\" or \"converged\" (got \"shared\")\n");
+  CHECK(errors_with({R"(storage={"network": "converged"})"}) ==
+        "t.json: /storage/network: converged needs a /fabric to converge on (got \"converged\")\n");
+  CHECK(errors_with({R"(fabric={"planes": 8, "port_gbps": 200, "tiers": 2, "switch_radix": 64, "phase_overlap": "isolated"})",
+                     R"(storage={"network": "converged"})"}) ==
+        "t.json: /storage/network: converged needs the shared fabric (/fabric/phase_overlap is \"isolated\") "
+        "(got \"converged\")\n");
+  const auto loaded = load_scenario_text(BASE, "t.json", {fabric, R"(storage={"network": "converged"})"});
+  INFO(loaded.errors);
+  CHECK(loaded.scenario.has_value());
+}

@@ -8,6 +8,7 @@
 #include "tools/dcsim/report_events.hpp"
 #include "tools/dcsim/report_fabric.hpp"
 #include "tools/dcsim/report_losses.hpp"
+#include "tools/dcsim/report_slowdowns.hpp"
 #include "tools/dcsim/runner.hpp"
 #include "tools/dcsim/scenario_file.hpp"
 #include "tools/dcsim/svg_axis.hpp"
@@ -716,13 +717,14 @@ std::string report_html(const std::filesystem::path& dir) {
   const std::string cost = cost_waterfall_section(summary);
   html += "<nav><a href=\"#summary\">Summary</a> · <a href=\"#waterfall\">GPU-time</a> · <a href=\"#loss-waterfall\">By cause</a> · ";
   html += cost.empty() ? "" : "<a href=\"#cost-waterfall\">Cost</a> · ";
-  html += "<a href=\"#interruptions\">Interruptions</a> · <a href=\"#interruption-cdf\">Time between "
+  html += "<a href=\"#interruptions\">Interruptions</a> · <a href=\"#fabric-slowdowns\">Fabric slowdowns</a> · <a href=\"#interruption-cdf\">Time between "
           "interruptions</a> · <a href=\"#job-timeline\">Job states</a> · <a href=\"#timeseries\">Over time</a> · <a "
           "href=\"#rack-grid\">Racks</a> · <a href=\"#cooling-power\">Cooling and power</a></nav>\n";
   html += summary_section(summary);
   html += waterfall_section(dir) + loss_waterfall_section(dir);
   html += cost;
   html += interruptions_section(dir);
+  html += fabric_slowdown_section(dir);
   {
     std::string events_note;
     const auto events = optional_csv(dir / "events.csv", events_note);

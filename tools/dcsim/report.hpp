@@ -7,6 +7,8 @@
 //   #loss-waterfall per job and cluster: paid GPU-hours down to productive, one step per cause and state
 //                   (losses.csv; report_losses.hpp)
 //   #interruptions  interruptions and failures by cause, MTTR by cause (causes.csv)
+//   #fabric-slowdowns per replica, the distribution of the jobs' fabric_slowdown_frac (replicas.csv;
+//                   report_slowdowns.hpp)
 //   #interruption-cdf, #job-timeline   from events.csv (report_events.hpp): the CDF of the time between
 //                   a job's interruptions; replica 0's job states over time
 //   #timeseries     every gauge of timeseries.csv that changes over time: mean over replicas, min–max

@@ -235,3 +235,80 @@ TEST_CASE("ecmp_hash: a job alone moves at the pace of its most collided uplink"
   }
   CHECK(seen.contains(2));
 }
+
+TEST_CASE("a checkpoint burst on a converged fabric lengthens the exposed communication of a job on its links",
+          "[fabric][sharing][storage]") {
+  // Job A as above: ranks 0-11 on rack 0 slots 0-11 (leaf 0), ranks 12-23 on rack 1 slots 12-23 (leaf
+  // 1), a ring of 2 members: 12 flows up leaf 0's bundle (3.2e12 B/s) and 12 up leaf 1's. Alone each
+  // flow is access-bound, 2e11 B/s (12 x 2e11 = 2.4e12 < 3.2e12). Local 1 s, exposed comm 0.5 s alone.
+  // The burst: job B's drain from racks 2 and 3, slots 0-11 (24 GPUs, all on leaf 0), into an object
+  // store on the top tier whose sink (1e15 B/s) never binds. Its 24 flows go up leaf 0's bundle with
+  // A's 12: 3.2e12 / 36 = 8.89e10 B/s each, for A's flows and the burst's alike. A's ring is as slow as
+  // its slowest member (rack 0's, on leaf 0): factor 2e11 / (3.2e12 / 36) = 2.25, so its exposed
+  // communication goes from 0.5 s to 0.5 x 2.25 = 1.125 s per step (+0.625 s: step 1.5 s -> 2.125 s).
+  Bench b(make_spec(8, 200, 2, 64, 3.0));
+  const ClosPlan& plan = b.graph.plan();
+  REQUIRE(b.fabric->leaf_bundle_in_routes(0));
+  std::vector<int> burst;
+  for (int rack : {2, 3})
+    for (int s = 0; s < 12; ++s) {
+      burst.push_back(rack * 72 + s);
+      REQUIRE(plan.leaf_of(rack * 72 + s) == 0);
+    }
+  const double bundle = 8 * 16 * 25e9, access = GPU_BYTES_PER_S;
+  REQUIRE(bundle == 3.2e12);
+  for (PhaseOverlap overlap : {PhaseOverlap::ALIGNED, PhaseOverlap::DUTY_CYCLE}) {
+    SharedFabric net(*b.fabric, overlap, 1);
+    const int store = net.add_sink(1e15, 1e15);
+    net.set_job(0, two_rack_job(0, 12, 12, FlowPattern::RING));
+    net.set_storage(0, burst, store, true, 1); // owner: job 1 (not on the fabric here)
+    net.resolve();
+    INFO("overlap " << phase_overlap_name(overlap));
+    CHECK(net.component_size(0) == 2);
+    const double factor = access / (bundle / 36);
+    CHECK(factor == Approx(2.25).epsilon(1e-12));
+    CHECK(net.factors(0)[0] == Approx(factor).epsilon(1e-9));
+    const double comm_s = 0.5 * net.factors(0)[0];
+    CHECK(comm_s - 0.5 == Approx(0.625).epsilon(1e-9));
+    // The burst's rate per GPU. Alone: 24 flows on the bundle, 3.2e12/24 = 1.33e11 (below access).
+    // Aligned play: always in flight, slowed 1.5x while A's phase runs (a third of A's 1.5 s cycle), so
+    // its mean factor lies in (1, 1.5). Duty cycle: F = 1 + (0.5/1.5)(1.5 - 1) = 7/6, r = 1.33e11 / (7/6).
+    const double alone = bundle / 24;
+    if (overlap == PhaseOverlap::DUTY_CYCLE) {
+      CHECK(net.background_rate(0) == Approx(alone * 6.0 / 7.0).epsilon(1e-9));
+    } else {
+      CHECK(net.background_rate(0) < alone * (1 - 1e-6));
+      CHECK(net.background_rate(0) > alone / 1.5 * (1 + 1e-6));
+    }
+    // The burst ends: A is alone again, at its isolated figure.
+    net.set_storage(0, {}, -1, true, -1);
+    net.resolve();
+    CHECK(net.component_size(0) == 1);
+    CHECK(net.factors(0)[0] == 1.0);
+    CHECK(net.background_rate(0) == 0.0);
+  }
+}
+
+TEST_CASE("converged storage: a drain alone runs at its sink's or its links' share, and an object store out of reach blocks it",
+          "[fabric][sharing][storage]") {
+  // 24 GPUs of leaf 0 write to a sink of 1.2e12 B/s: 24 flows share it, 5e10 each (the bundle would
+  // give 1.33e11, access 2e11): a hop of S bytes takes S / (24 x 5e10) = S / 1.2e12, the sink's closed
+  // form. Its owner's access links join the owner's component. Sink at 0 (store out of reach): rate 0.
+  Bench b(make_spec(8, 200, 2, 64, 3.0));
+  std::vector<int> gpus;
+  for (int s = 0; s < 12; ++s) {
+    gpus.push_back(s);
+    gpus.push_back(72 + s);
+  }
+  SharedFabric net(*b.fabric, PhaseOverlap::DUTY_CYCLE, 1);
+  const int store = net.add_sink(1.2e12, 2.4e12);
+  net.set_storage(3, gpus, store, true, -1);
+  net.resolve();
+  CHECK(net.background_rate(3) == Approx(1.2e12 / 24).epsilon(1e-9));
+  net.set_storage(3, gpus, store, false, -1); // a read: the sink's read capacity, 1e11 each
+  net.resolve();
+  CHECK(net.background_rate(3) == Approx(2.4e12 / 24).epsilon(1e-9));
+  net.set_sink_capacity(store, 0, 0);
+  net.resolve();
+  CHECK(net.background_rate(3) == 0.0);
+}
