@@ -24,7 +24,9 @@ Replica::Replica(World& world, int replica, std::function<void(double)> progress
           layout_->gpus(), [this](int g) { return alloc_.category(g); }, 0),
       rack_avail_(layout_->racks()),
       placement_(layout_->gpus(), static_cast<int>(s_->jobs.size())),
-      scheduler_(*layout_, alloc_, queue_, log_) {
+      scheduler_(*layout_, alloc_, queue_, log_),
+      paces_(*this, queue_, s_->jobs.size(), s_->fabric ? s_->fabric->reroute_s : 0,
+             s_->fabric && s_->fabric->ecmp_hash) {
   rack_grouping_ = placement_.add_grouping(layout_->racks(), [this](int g) { return layout_->rack_of(g); });
   alloc_.set_policy(s_->operations.placement, sched::placement_topology(world_->clos_plan(), layout_->domains()),
                     sim::stream_seed(seed_, replica_, "placement/spread"));
@@ -56,8 +58,6 @@ void Replica::build_jobs() {
     storage_ = std::make_unique<storage::StorageTraffic>(*world_->storage_network(), *world_->platform(), queue_,
                                                         world_->checkpoint_plans());
   }
-  steps_.resize(s_->jobs.size());
-  step_pace_.resize(s_->jobs.size());
   for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
     if (s_->jobs[j].kind == workload::JobKind::INFERENCE) {
       auto service = std::make_unique<workload::InferenceService>(
@@ -77,7 +77,7 @@ void Replica::build_jobs() {
                            : Facility::extra_cause_name(mode - modes_);
     };
     hooks.training_changed = [this, job](bool training) {
-      steps_[static_cast<std::size_t>(job)].training(queue_.now(), training);
+      paces_.training_changed(job, training);
       facility_->on_training_changed(job, training);
     };
     hooks.stopped = [this, job] { facility_->on_job_stopped(job); };
@@ -110,28 +110,28 @@ void Replica::build_paces() {
   // With a fabric, a model job's collectives are played on it (a copy of the World's FabricCommModel,
   // whose cache holds the healthy probe) over the job's GPUs as placed now.
   const auto params = workload::alpha_beta_params(s_->hardware, scale_out_gbps(*s_));
-  paces_.resize(s_->jobs.size());
-  job_pace_.resize(s_->jobs.size());
   for (std::size_t j = 0; j < s_->jobs.size(); ++j) {
-    if (!workloads_.training(static_cast<int>(j))) continue;
+    auto* job = workloads_.training(static_cast<int>(j));
+    if (!job) continue;
     std::unique_ptr<fabric::FabricCommModel> comm;
     if (const auto* healthy = world_->fabric_comm(static_cast<int>(j))) {
       comm = std::make_unique<fabric::FabricCommModel>(*healthy);
       comm->set_placement([this, j] { return alloc_.job_gpus(static_cast<int>(j)); });
     }
-    paces_[j] = std::make_unique<workload::JobPace>(s_->jobs[j], s_->hardware, params, std::move(comm),
-                                                    world_->healthy_step_s(static_cast<int>(j)));
+    paces_.add(static_cast<int>(j), *job,
+               std::make_unique<workload::JobPace>(s_->jobs[j], s_->hardware, params, std::move(comm),
+                                                   world_->healthy_step_s(static_cast<int>(j))));
   }
   if (world_->fabric()) // phase_overlap isolated: no coupling, but the links' utilisation is kept
-    sharing_ = std::make_unique<workload::FabricSharing>(
+    paces_.set_sharing(std::make_unique<workload::FabricSharing>(
         *world_->fabric(), s_->fabric->phase_overlap, sim::stream_seed(seed_, replica_, "fabric/phase-offsets"),
         fabric::SharedRouting{s_->fabric->ecmp_hash, s_->fabric->collective_channels * s_->fabric->qps_per_connection,
                               sim::stream_seed(seed_, 0, "fabric/ecmp-hash"), s_->hardware.gpu.nic_efficiency_frac},
-        s_->fabric->shared);
-  if (storage_ && sharing_ && s_->storage->converged) { // checkpoint hops across the network ride the fabric
+        s_->fabric->shared));
+  if (storage_ && paces_.sharing() && s_->storage->converged) { // checkpoint hops across the network ride the fabric
     fabric_storage_ = std::make_unique<storage::FabricStorage>(
-        sharing_->network(), queue_, world_->checkpoint_plans(), [this](int job) { return alloc_.job_gpus(job); },
-        [this] { update_paces(false); });
+        paces_.sharing()->network(), queue_, world_->checkpoint_plans(), [this](int job) { return alloc_.job_gpus(job); },
+        [this] { paces_.update(false); });
     storage_->set_fabric_hop([this](int job, int position, bool write, bool peers, double bytes,
                                     std::function<void(bool)> done) {
       fabric_storage_->hop(job, position, write, peers, bytes, std::move(done));
@@ -207,7 +207,7 @@ void Replica::build_operations() {
 
 void Replica::build_facility() {
   Facility::Hooks hooks;
-  hooks.clocks_changed = [this] { update_paces(false); };
+  hooks.clocks_changed = [this] { paces_.update(false); };
   hooks.capacity_changed = [this] { notify_capacity(); };
   facility_ = std::make_unique<Facility>(*s_, *layout_, health_, alloc_, placement_, rack_grouping_, workloads_,
                                          queue_, log_, *mission_, std::move(hooks));
@@ -232,7 +232,7 @@ void Replica::install_health_hooks() {
       ++result_.domain_swaps;
       if (spans_->has_fabric()) spans_->record(job, alloc_.job_gpus(job)); // no copy of 10^4 GPUs per swap
     }
-    update_paces(false); // the job may have moved onto or off slow GPUs, lost bandwidth or degraded NVLink
+    paces_.update(false); // the job may have moved onto or off slow GPUs, lost bandwidth or degraded NVLink
   });
 }
 
@@ -250,7 +250,7 @@ void Replica::add_workloads_to_scheduler() {
       req.control.place = [this, job, j](int gpus) {
         spans_->record(static_cast<int>(j), alloc_.job_gpus(static_cast<int>(j)));
         job->place(gpus);
-        update_paces(false); // its pace on the GPUs it got (slow GPUs, degraded links, placement)
+        paces_.update(false); // its pace on the GPUs it got (slow GPUs, degraded links, placement)
       };
       req.control.request_stop = [job](std::function<void()> stopped) {
         job->request_stop(std::move(stopped));
@@ -259,7 +259,7 @@ void Replica::add_workloads_to_scheduler() {
       req.control.resize = [this, job, j](int gpus) {
         spans_->record(static_cast<int>(j), alloc_.job_gpus(static_cast<int>(j)));
         job->resize(gpus);
-        update_paces(false);
+        paces_.update(false);
       };
       job->set_completion_hook([this, j] {
         // queued training jobs first, then services short of GPUs
@@ -267,8 +267,8 @@ void Replica::add_workloads_to_scheduler() {
         for (auto* sv : workloads_.services())
           sv->on_capacity_changed();
         if (s_->end_when_jobs_done) end_if_jobs_done();
-        if (sharing_ && s_->fabric->shared) update_paces(false); // its traffic leaves the shared fabric
-        else if (sharing_) share_fabric();                          // and the links' utilisation
+        if (paces_.sharing() && s_->fabric->shared) paces_.update(false); // its traffic leaves the shared fabric
+        else if (paces_.sharing()) paces_.share();                          // and the links' utilisation
       });
     } else {
       req.external = true;
@@ -388,7 +388,7 @@ void Replica::notify_capacity() {
   scheduler_.capacity_changed(); // then to queued jobs
 }
 
-workload::Pace Replica::pace_of(int job) const {
+workload::Pace Replica::conditions(int job, const workload::JobPace& pace, const workload::Pace& last) const {
   const auto j = static_cast<std::size_t>(job);
   const auto owner = [this](int g) { return placement_.owner(g); };
   workload::Pace p;
@@ -396,9 +396,8 @@ workload::Pace Replica::pace_of(int job) const {
   if (p.bw <= 0) return p; // GPUs there are cut off: the job is interrupted, not slowed
   // The placement class of a model job at full size (a job released, or shrunk below its parallelism's
   // GPUs, keeps the last one: its step is not re-derived for a size it does not run).
-  if (paces_[j]->on_fabric()) {
-    p.placement =
-        alloc_.job_gpu_count(job) == s_->jobs[j].gpus ? fabric_->placement_key(job) : job_pace_[j].placement;
+  if (pace.on_fabric()) {
+    p.placement = alloc_.job_gpu_count(job) == s_->jobs[j].gpus ? fabric_->placement_key(job) : last.placement;
     p.leaf_bw = fabric_->job_leaf_bw(job);
   }
   p.clock = degraded_.job_clock(job, owner, facility_->job_clock(job)); // throttling, caps, stragglers
@@ -406,64 +405,17 @@ workload::Pace Replica::pace_of(int job) const {
   return p;
 }
 
-void Replica::share_fabric() {
-  // Model jobs on the fabric holding their full GPUs send their traffic to the shared network (none
-  // while fewer than two do, unless hashing slows a job alone: a job alone keeps its isolated pace).
-  std::vector<int> on;
-  for (int index = 0; index < workloads_.size(); ++index) {
-    const auto j = static_cast<std::size_t>(index);
-    if (!workloads_.training(index) || !paces_[j]->on_fabric()) continue;
-    if (alloc_.job_gpu_count(index) == s_->jobs[j].gpus && pace_of(index).bw > 0)
-      on.push_back(index);
-    else
-      sharing_->remove(index);
-  }
-  const bool couple = on.size() >= 2 || s_->fabric->ecmp_hash || (fabric_storage_ && fabric_storage_->busy());
-  // else: in the utilisation only (a converged drain in flight couples a job alone with its own hops)
-  for (int index = 0; index < workloads_.size(); ++index) {
-    const auto j = static_cast<std::size_t>(index);
-    if (std::find(on.begin(), on.end(), index) != on.end())
-      sharing_->place(index, *paces_[j], pace_of(index), [this, index] { return alloc_.job_gpus(index); }, couple);
-    else if (workloads_.training(index) && paces_[j]->on_fabric())
-      sharing_->remove(index);
-  }
-  sharing_->resolve();
-  sharing_->record(sim::to_seconds(queue_.now()));
-  if (fabric_storage_) fabric_storage_->retime(); // converged hops run at what their flows now get
+bool Replica::at_full_size(int job) const {
+  return alloc_.job_gpu_count(job) == s_->jobs[static_cast<std::size_t>(job)].gpus;
 }
 
-void Replica::update_paces(bool stall) {
-  if (sharing_) share_fabric();
-  for (int index = 0; index < workloads_.size(); ++index) {
-    auto* job = workloads_.training(index);
-    if (!job) continue;
-    const auto j = static_cast<std::size_t>(index);
-    workload::Pace p = pace_of(index);
-    if (sharing_) p.shared = sharing_->factors(index);
-    if (p.bw > 0) record_step(index, p);
-    if (p.bw <= 0 || p == job_pace_[j]) continue;
-    if (stall && p.bw < job_pace_[j].bw) job->stall(sim::to_ticks(s_->fabric->reroute_s));
-    job_pace_[j] = p;
-    job->set_slowdown(std::max(1.0, paces_[j]->slowdown(p)));
-  }
-}
-
-void Replica::record_step(int index, const workload::Pace& p) {
-  const auto j = static_cast<std::size_t>(index);
-  if (step_pace_[j] && *step_pace_[j] == p) return;
-  step_pace_[j] = p;
-  const workload::JobPace::StepTimes shared = paces_[j]->step_times(p);
-  workload::Pace alone = p;
-  alone.shared = {1, 1, 1, 1, 1, 1};
-  const double alone_s = alone == p ? shared.step_s : paces_[j]->step_times(alone).step_s;
-  steps_[j].set(queue_.now(), shared.step_s, alone_s, shared.comm_s);
-}
+std::vector<int> Replica::gpus(int job) const { return alloc_.job_gpus(job); }
 
 void Replica::fabric_changed(const fabric::Element& e, bool failed, std::vector<int>& cut) {
   newly_cut_.clear();
   fabric_->element_changed(e);
-  if (sharing_) sharing_->capacities_changed();
-  update_paces(failed);
+  if (auto* sharing = paces_.sharing()) sharing->capacities_changed();
+  paces_.update(failed);
   cut.insert(cut.end(), newly_cut_.begin(), newly_cut_.end());
   newly_cut_.clear();
 }
@@ -518,11 +470,11 @@ void Replica::on_strike(const failure::Failure& f) {
   }
   if (m.kind == failure::FaultKind::GRAY) {
     degraded_.slow(f.gpus, 1.0 / m.gray_slowdown);
-    update_paces(false);
+    paces_.update(false);
   }
   if (m.nvlink_degraded_frac > 0) {
     degraded_.degrade_nvlink(layout_->domain_of(f.gpus.first), m.nvlink_degraded_frac);
-    update_paces(false);
+    paces_.update(false);
   }
   std::vector<int> hit(cut_.begin(), cut_.end());
   if (m.takes_down())
@@ -538,7 +490,7 @@ void Replica::on_taken_down(const failure::Failure& f) { // a gray fault caught,
   for (int g = f.gpus.first; g < f.gpus.end(); ++g)
     hit.push_back(g);
   interrupt(f, placement_.owners_in(f.gpus), hit);
-  if (slowed) update_paces(false);
+  if (slowed) paces_.update(false);
 }
 
 void Replica::on_detected(const failure::Failure& f) {
@@ -550,9 +502,9 @@ void Replica::on_detected(const failure::Failure& f) {
 void Replica::on_repaired(const failure::Failure& f) {
   const auto& m = mode_of(f);
   domain_of(m).restore(m, f);
-  if (m.kind == failure::FaultKind::GRAY && degraded_.clear_slow(f.gpus)) update_paces(false);
+  if (m.kind == failure::FaultKind::GRAY && degraded_.clear_slow(f.gpus)) paces_.update(false);
   if (m.nvlink_degraded_frac > 0 && degraded_.restore_nvlink(layout_->domain_of(f.gpus.first)))
-    update_paces(false);
+    paces_.update(false);
   notify_capacity();
 }
 
@@ -580,8 +532,7 @@ ledger::ReplicaResult Replica::run() {
   }
   for (auto* job : workloads_.trainings())
     job->finish();
-  for (auto& step : steps_)
-    step.finish(end_);
+  paces_.finish(end_);
   for (auto* sv : workloads_.services())
     sv->finish();
   cluster_.finish(end_);

@@ -7,7 +7,7 @@
 //   Workloads          training jobs and inference services, one container, one interface
 //   FailureInjector    strikes                                MissionControl detection, repairs, drains
 //   FabricTracker      fabric state as jobs see it            Degradations   gray GPUs, degraded NVLink
-//   JobPace            a job's slowdown from all of the above Facility       cooling, power physics
+//   PaceKeeper         jobs' slowdowns from all of the above  Facility       cooling, power physics
 //   GaugeSampler       the time series                        EventLog       the one sink: events and samples
 // Wiring (the replica's methods; every hook is installed once its target exists):
 //   injector ─strike─▶ on_strike, one path for every domain: the mode's failure domain strikes (a fabric
@@ -19,7 +19,8 @@
 //   MissionControl ─detected─▶ jobs ; ─repaired─▶ the domain restores the unit, slow GPUs cleared ─▶ capacity
 //   GpuHealth transition ─▶ allocator, ledger, rack availability, facility, services' recount
 //   Allocator owner change ─▶ ledger ; placement index ─▶ (counts) fabric tracker, facility ; moves ─▶ paces
-//   anything that changes a job's GPUs' state ─▶ update_paces ─▶ TrainingJob::set_slowdown
+//   anything that changes a job's GPUs' state ─▶ PaceKeeper::update (reads conditions() and the rest of
+//                      its Site here) ─▶ TrainingJob::set_slowdown
 #pragma once
 
 #include "models/fabric/fabric_tracker.hpp"
@@ -44,6 +45,7 @@
 #include "models/workload/fabric_sharing.hpp"
 #include "models/workload/step_record.hpp"
 #include "models/workload/job_pace.hpp"
+#include "models/workload/pace_keeper.hpp"
 #include "models/workload/training_job.hpp"
 #include "models/workload/workload.hpp"
 #include "sim/event_log.hpp"
@@ -58,11 +60,11 @@ namespace dcsim {
 
 class World;
 
-class Replica {
+class Replica : private workload::PaceKeeper::Site {
 public:
   /// `progress(fraction)` is called about 200 times over the run when set.
   Replica(World& world, int replica, std::function<void(double)> progress);
-  ~Replica();
+  ~Replica() override;
   Replica(const Replica&) = delete;
   Replica& operator=(const Replica&) = delete;
 
@@ -90,16 +92,10 @@ private:
   /// Training jobs and services under the allocator's job indices (scenario order).
   workload::Workloads workloads_;
   sched::Scheduler scheduler_;
-  std::vector<std::unique_ptr<workload::JobPace>> paces_; ///< per training job
-  std::vector<workload::Pace> job_pace_;                  ///< the state each job's slowdown was set for
+  workload::PaceKeeper paces_; ///< each training job's slowdown and step records
   failure::Degradations degraded_;
   std::unique_ptr<fabric::FabricTracker> fabric_; ///< scenarios with a fabric
-  std::unique_ptr<workload::FabricSharing> sharing_; ///< model jobs on one shared fabric
   std::unique_ptr<sched::SpanRecorder> spans_;       ///< each job's largest span on the fabric
-  void share_fabric();
-  std::vector<workload::StepRecord> steps_;               ///< per job: its step shared and alone
-  std::vector<std::optional<workload::Pace>> step_pace_; ///< the state steps_ was last set for
-  void record_step(int job, const workload::Pace& pace);
   std::vector<int> newly_cut_;                    ///< GPUs the last fabric change cut off
   failure::FailureDomains domains_;
   std::vector<int> cut_;                          ///< GPUs the last strike cut off
@@ -135,8 +131,14 @@ private:
   void notify_capacity();
   void end_if_jobs_done();
   bool recover(int job, sim::Tick& extra);
-  void update_paces(bool stall);
-  workload::Pace pace_of(int job) const;
+  // What the pace keeper reads (PaceKeeper::Site).
+  workload::Pace conditions(int job, const workload::JobPace& pace, const workload::Pace& last) const override;
+  bool at_full_size(int job) const override;
+  std::vector<int> gpus(int job) const override;
+  bool storage_busy() const override { return fabric_storage_ && fabric_storage_->busy(); }
+  void fabric_resolved() override {
+    if (fabric_storage_) fabric_storage_->retime(); // converged hops run at what their flows now get
+  }
   void fabric_changed(const fabric::Element& e, bool failed, std::vector<int>& cut);
   failure::FailureDomain& domain_of(const failure::FailureModeSpec& mode) const;
   /// Interrupts the jobs `owners` holding GPUs struck by `f` (`hit`: those GPUs); a job whose recovery

@@ -104,7 +104,7 @@ ledger::JobOutcome Replica::job_outcome(std::size_t j) const {
     o.span_pods = span.pods;
     o.span_planes = span.planes;
   }
-  const workload::StepRecord& step = steps_[j];
+  const workload::StepRecord& step = paces_.step(static_cast<int>(j));
   o.step_alone_s = step.step_alone_s();
   o.step_shared_s = step.step_shared_s();
   o.fabric_slowdown_frac = step.fabric_slowdown_frac();
@@ -136,15 +136,15 @@ void Replica::collect_results() {
                                  : Facility::extra_cause_domain(static_cast<int>(k) - modes_),
                              stats[k].failures, stats[k].repaired, sim::to_hours(stats[k].time_to_repair)});
   facility_->finish(end_, result_); // energy, cooling and power metrics
-  if (sharing_) { // the links' utilisation per tier, time-weighted to the end, and its changes
-    sharing_->record(sim::to_seconds(end_));
+  if (auto* sharing = paces_.sharing()) { // the links' utilisation per tier, time-weighted to the end, and its changes
+    sharing->record(sim::to_seconds(end_));
     auto row = [](double time_s, const fabric::TierUtilisation& u) {
       return ledger::TierUtilisationRow{std::string(fabric::link_tier_name(u.tier)), time_s, u.p50_frac, u.p99_frac,
                                         u.max_frac, u.mean_frac, u.links};
     };
-    for (const auto& u : sharing_->utilisation().summary())
+    for (const auto& u : sharing->utilisation().summary())
       result_.fabric_utilisation.push_back(row(sim::to_seconds(end_), u));
-    for (const auto& p : sharing_->utilisation().points())
+    for (const auto& p : sharing->utilisation().points())
       result_.fabric_utilisation_series.push_back(row(p.time_s, p.at));
   }
 }
