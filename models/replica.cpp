@@ -185,7 +185,7 @@ void Replica::build_operations() {
   listener.detected = [this](const failure::Failure& f) { on_detected(f); };
   listener.repaired = [this](const failure::Failure& f) { on_repaired(f); };
   listener.drain = [this](hardware::GpuRange gpus, std::function<void()> done) {
-    drain(gpus, std::move(done));
+    drains_.drain(gpus, std::move(done));
   };
   listener.is_free = [this](hardware::GpuRange gpus) {
     for (int g = gpus.first; g < gpus.end(); ++g)
@@ -432,26 +432,11 @@ void Replica::interrupt(const failure::Failure& f, const std::vector<int>& owner
   }
 }
 
-void Replica::drain(hardware::GpuRange gpus, std::function<void()> done) {
-  // The GPUs become unusable for placement at once; jobs holding some stop at their next checkpoint;
-  // when the last has stopped, `done` takes them (they are then down, no longer drained).
-  alloc_.set_draining(gpus, true);
-  std::vector<int> holders = placement_.owners_in(gpus); // training jobs stop at a checkpoint; a service just moves
-  std::erase_if(holders, [this](int j) { return !workloads_.training(j); });
-  auto finish = [this, gpus, done] {
-    done();
-    alloc_.set_draining(gpus, false);
-    services_changed();
-  };
-  if (holders.empty()) {
-    queue_.after(0, finish);
-    return;
-  }
-  auto left = std::make_shared<int>(static_cast<int>(holders.size()));
-  for (int j : holders)
-    workloads_.training(j)->request_stop([left, finish] {
-      if (--*left == 0) finish();
-    });
+std::vector<workload::TrainingJob*> Replica::training_holders(hardware::GpuRange gpus) const {
+  std::vector<workload::TrainingJob*> holders; // training jobs stop at a checkpoint; a service just moves
+  for (int j : placement_.owners_in(gpus))
+    if (auto* job = workloads_.training(j)) holders.push_back(job);
+  return holders;
 }
 
 void Replica::on_strike(const failure::Failure& f) {

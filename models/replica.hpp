@@ -46,6 +46,7 @@
 #include "models/workload/step_record.hpp"
 #include "models/workload/job_pace.hpp"
 #include "models/workload/pace_keeper.hpp"
+#include "models/workload/drains.hpp"
 #include "models/workload/training_job.hpp"
 #include "models/workload/workload.hpp"
 #include "sim/event_log.hpp"
@@ -60,7 +61,7 @@ namespace dcsim {
 
 class World;
 
-class Replica : private workload::PaceKeeper::Site {
+class Replica : private workload::PaceKeeper::Site, private workload::Drains::Site {
 public:
   /// `progress(fraction)` is called about 200 times over the run when set.
   Replica(World& world, int replica, std::function<void(double)> progress);
@@ -93,6 +94,7 @@ private:
   workload::Workloads workloads_;
   sched::Scheduler scheduler_;
   workload::PaceKeeper paces_; ///< each training job's slowdown and step records
+  workload::Drains drains_{*this, queue_}; ///< planned drains at the holders' next checkpoints
   failure::Degradations degraded_;
   std::unique_ptr<fabric::FabricTracker> fabric_; ///< scenarios with a fabric
   std::unique_ptr<sched::SpanRecorder> spans_;       ///< each job's largest span on the fabric
@@ -144,7 +146,10 @@ private:
   /// Interrupts the jobs `owners` holding GPUs struck by `f` (`hit`: those GPUs); a job whose recovery
   /// strategy wants them (ft_dp) is told their ranks instead, and its strategy decides.
   void interrupt(const failure::Failure& f, const std::vector<int>& owners, const std::vector<int>& hit);
-  void drain(hardware::GpuRange gpus, std::function<void()> done);
+  // What a drain asks (Drains::Site).
+  void set_draining(hardware::GpuRange gpus, bool draining) override { alloc_.set_draining(gpus, draining); }
+  std::vector<workload::TrainingJob*> training_holders(hardware::GpuRange gpus) const override;
+  void drained() override { services_changed(); }
   void on_strike(const failure::Failure& f);
   void on_taken_down(const failure::Failure& f);
   void on_detected(const failure::Failure& f);
