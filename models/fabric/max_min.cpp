@@ -1,6 +1,7 @@
 #include "models/fabric/max_min.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -24,7 +25,8 @@ class Filling {
 public:
   Filling(const std::vector<double>& capacity, const std::vector<MaxMinFlow>& flows)
       : flows_(flows), rate_(flows.size(), 0.0), left_(capacity), weight_on_(capacity.size(), 0.0),
-        live_on_(capacity.size(), 0), on_link_(capacity.size()), frozen_(flows.size(), 0) {
+        live_on_(capacity.size(), 0), first_on_(capacity.size() + 1, 0), frozen_(flows.size(), 0),
+        touched_mark_(capacity.size(), 0) {
     const std::size_t L = capacity.size();
     for (std::size_t f = 0; f < flows.size(); ++f) {
       const MaxMinFlow& flow = flows[f];
@@ -42,11 +44,19 @@ public:
       for (int l : flow.links) {
         weight_on_[at(l)] += flow.weight;
         ++live_on_[at(l)];
-        on_link_[at(l)].push_back(static_cast<int>(f));
       }
       if (std::isfinite(flow.cap_bytes_per_s)) caps_.emplace_back(flow.cap_bytes_per_s / flow.weight, f);
       ++unfrozen_;
     }
+    // Each link's live flows in ascending flow order, as one array (first_on_[l] .. first_on_[l + 1]).
+    for (std::size_t l = 0; l < L; ++l)
+      first_on_[l + 1] = first_on_[l] + static_cast<std::size_t>(live_on_[l]);
+    on_link_.resize(first_on_[L]);
+    std::vector<std::size_t> fill(first_on_.begin(), first_on_.end() - 1);
+    for (std::size_t f = 0; f < flows.size(); ++f)
+      if (!frozen_[f])
+        for (int l : flows[f].links)
+          on_link_[fill[at(l)]++] = static_cast<int>(f);
     std::sort(caps_.begin(), caps_.end());
     for (std::size_t l = 0; l < L; ++l)
       push(l);
@@ -58,26 +68,35 @@ public:
       const double level = std::min(top_link_level(), top_cap_level());
       to_freeze.clear();
       for (; next_cap_ < caps_.size() && caps_[next_cap_].first <= level * (1 + REL_EPS); ++next_cap_)
-        if (!frozen_[caps_[next_cap_].second]) to_freeze.push_back(caps_[next_cap_].second);
+        if (const std::size_t f = caps_[next_cap_].second; !frozen_[f]) {
+          frozen_[f] = PENDING;
+          to_freeze.push_back(f);
+        }
       while (!heap_.empty() && heap_.top().first <= level * (1 + REL_EPS) + 1e-300) {
         const std::size_t l = heap_.top().second;
         const double key = heap_.top().first;
         heap_.pop();
         if (!alive(l)) continue;
         if (key != current(l)) continue; // stale: the link's current level has its own entry
-        for (int f : on_link_[l])
-          if (!frozen_[at(f)]) to_freeze.push_back(at(f));
+        for (std::size_t i = first_on_[l]; i < first_on_[l + 1]; ++i)
+          if (const auto f = at(on_link_[i]); !frozen_[f]) {
+            frozen_[f] = PENDING; // listed once
+            to_freeze.push_back(f);
+          }
       }
-      std::sort(to_freeze.begin(), to_freeze.end());
-      to_freeze.erase(std::unique(to_freeze.begin(), to_freeze.end()), to_freeze.end());
       if (to_freeze.empty()) throw std::logic_error("max_min_rates: no progress");
+      // Frozen in ascending flow order (the order every link's subtraction happens in). One link's
+      // flows are already in order: sort only when several lists were joined.
+      if (!std::is_sorted(to_freeze.begin(), to_freeze.end())) in_flow_order(to_freeze);
       touched_.clear();
       for (std::size_t f : to_freeze)
         freeze(f, std::min(flows_[f].cap_bytes_per_s, flows_[f].weight * level));
-      std::sort(touched_.begin(), touched_.end());
-      touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
-      for (std::size_t l : touched_)
+      // Each touched link's new level, once (the heap orders entries by (level, link) whatever the order
+      // of pushes, so the rounds do not depend on it).
+      for (std::size_t l : touched_) {
+        touched_mark_[l] = 0;
         push(l);
+      }
     }
     return std::move(rate_);
   }
@@ -87,14 +106,30 @@ private:
   const std::vector<MaxMinFlow>& flows_;
   std::vector<double> rate_, left_, weight_on_;
   std::vector<int> live_on_; ///< unfrozen flows per link
-  std::vector<std::vector<int>> on_link_;
-  std::vector<char> frozen_;
+  std::vector<std::size_t> first_on_; ///< link l's flows: on_link_[first_on_[l] .. first_on_[l + 1])
+  std::vector<int> on_link_;
+  static constexpr char PENDING = 2; ///< frozen_: listed to freeze this round
+  std::vector<char> frozen_;         ///< 0 live, 1 frozen, PENDING
+  std::vector<char> touched_mark_;   ///< per link: in touched_ this round
   std::vector<std::pair<double, std::size_t>> caps_; ///< cap/w, flow; ascending
   std::size_t next_cap_ = 0;
   std::size_t unfrozen_ = 0;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
   std::vector<std::size_t> touched_;
 
+  /// The listed (PENDING) flows in ascending order: a sort, or a pass over the index range they span
+  /// when that is shorter than n·log2(n) (symmetric collectives fill many links at one level at once).
+  void in_flow_order(std::vector<std::size_t>& list) const {
+    const auto [lo, hi] = std::minmax_element(list.begin(), list.end());
+    const std::size_t first = *lo, last = *hi, n = list.size();
+    if (last - first + 1 > n * static_cast<std::size_t>(std::bit_width(n))) {
+      std::sort(list.begin(), list.end());
+      return;
+    }
+    list.clear();
+    for (std::size_t f = first; f <= last; ++f)
+      if (frozen_[f] == PENDING) list.push_back(f);
+  }
   bool alive(std::size_t l) const { return weight_on_[l] > 0 && live_on_[l] > 0; }
   double current(std::size_t l) const { return left_[l] / weight_on_[l]; }
   void push(std::size_t l) {
@@ -121,7 +156,10 @@ private:
       left_[at(l)] = std::max(0.0, left_[at(l)] - x);
       weight_on_[at(l)] -= flows_[f].weight;
       --live_on_[at(l)];
-      touched_.push_back(at(l));
+      if (!touched_mark_[at(l)]) {
+        touched_mark_[at(l)] = 1;
+        touched_.push_back(at(l));
+      }
     }
   }
 };
