@@ -103,6 +103,7 @@ void SharedFabric::set_job(int job, JobTraffic traffic) {
   if (it != entries_.end() && it->second.traffic.key == traffic.key) return;
   Entry& e = entries_[job];
   e.traffic = std::move(traffic);
+  e.bundles_known = false;
   e.factors.assign(e.traffic.phases.size(), 1.0);
   dirty_.push_back(job);
 }
@@ -120,6 +121,7 @@ void SharedFabric::set_background(int id, std::vector<std::pair<int, int>> pairs
   Entry& e = entries_[key];
   e.is_background = true;
   e.background = std::move(pairs);
+  e.bundles_known = false;
   dirty_.push_back(key);
 }
 
@@ -155,6 +157,7 @@ void SharedFabric::set_storage(int id, std::vector<int> gpus, int sink, bool wri
   }
   e.is_background = true;
   e.traffic.rank_gpus = std::move(gpus);
+  e.bundles_known = false;
   e.sink = sink;
   e.write = write;
   e.owner = owner;
@@ -181,11 +184,15 @@ int SharedFabric::component_size(int job) const {
 std::vector<int> SharedFabric::resolve() {
   std::vector<int> changed;
   if (dirty_.empty() && !all_dirty_) return changed;
-  // Components from scratch: bundles may have entered or left routes since the last call.
+  // Components from scratch, from each entry's touched bundles (found again only for an entry whose
+  // traffic changed, or for every entry once the fabric's capacities changed).
   Unions u;
   std::map<int, int> bundle_owner;
   for (auto& [id, e] : entries_) {
-    e.bundles = touched_bundles(e);
+    if (!e.bundles_known) {
+      e.bundles = touched_bundles(e);
+      e.bundles_known = true;
+    }
     u.find(id);
     for (int b : e.bundles) {
       auto [it, fresh] = bundle_owner.emplace(b, id);

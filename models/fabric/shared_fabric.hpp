@@ -45,7 +45,8 @@
 // with τ_alone its phase's τ with no other flow and F its phase factor from the play or the duty-cycle
 // model (1 alone): a hop of S bytes sharded over n GPUs then takes S / (n · r).
 // Re-solving. set_job / remove_job / set_background mark the job dirty; resolve() recomputes the
-// components and solves only those holding a dirty job or whose membership changed; a change of the
+// components (each entry's touched bundles are kept until its traffic or the fabric's capacities
+// change) and solves only those holding a dirty job or whose membership changed; a change of the
 // fabric's capacities (a link or plane fails or heals) is announced with capacities_changed(), which
 // solves every component again. Engine-free: the platform's links are read, never played.
 #pragma once
@@ -97,6 +98,8 @@ public:
   void capacities_changed() {
     all_dirty_ = true;
     cache_.clear();
+    for (auto& [id, e] : entries_) // bundles may have entered or left routes
+      e.bundles_known = false;
   }
 
   /// A storage target on the fabric (above): returns its sink id. Capacities in bytes/s.
@@ -131,6 +134,7 @@ private:
     int owner = -1;  ///< storage entries: the job whose traffic it is
     double rate = 0; ///< backgrounds: r (bytes/s per GPU)
     std::vector<int> bundles; ///< saturable bundles touched: leaf l as l, pod c as leaves + c
+    bool bundles_known = false; ///< `bundles` holds for its traffic and the routes as they are
     std::vector<double> factors;
     int component = NO_COMPONENT; ///< its least entry id (a background's is negative)
   };

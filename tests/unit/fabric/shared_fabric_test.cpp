@@ -201,6 +201,52 @@ TEST_CASE("jobs whose rings share an oversubscribed leaf bundle get its max-min 
   CHECK(net.factors(0)[0] == 1.0);
 }
 
+TEST_CASE("a failure that puts a leaf bundle on routes joins the jobs that cross it", "[fabric][sharing]") {
+  // Non-blocking 8-plane fabric of radix 64 (leaf l holds slots 8l..8l+7 of every rack, 32 uplinks per
+  // leaf and plane, 4 to each of 8 spines): no bundle can saturate. Job A: rack 0 slots 0-7 (leaf 0) <->
+  // rack 1 slots 8-15 (leaf 1). Job C: rack 2 slots 0-15 (leaves 0-1) <-> rack 3 slots 16-31 (leaves
+  // 2-3). Each touches no bundle and is alone. Spines 0-4 of every plane fail: each leaf keeps 12 of
+  // its 32 uplinks per plane, below its 32 GPUs' ports, so every leaf bundle is on routes (8 x 12 x
+  // 25e9 = 2.4e12 B/s). Alone, each job sends 8 flows up a bundle: 3e11 > 2e11, access-bound. Found
+  // again after capacities_changed(), A's 8 and C's 8 flows meet up leaf 0's bundle (and down leaf
+  // 1's): 2.4e12 / 16 = 1.5e11 B/s each, a factor 4/3 for both. The spines heal: alone again.
+  Bench b(make_spec(8, 200, 2, 64));
+  const ClosPlan& plan = b.graph.plan();
+  REQUIRE(plan.leaf_of(8) == 1);
+  REQUIRE_FALSE(b.fabric->leaf_bundle_in_routes(0));
+  SharedFabric net(*b.fabric, PhaseOverlap::ALIGNED, 1);
+  net.set_job(0, two_rack_job(0, 8, 8, FlowPattern::RING));
+  JobTraffic c;
+  for (int s = 0; s < 16; ++s) c.rank_gpus.push_back(2 * 72 + s);
+  for (int s = 0; s < 16; ++s) c.rank_gpus.push_back(3 * 72 + 16 + s);
+  c.local_s = 1.0;
+  c.phases.push_back({FlowPattern::RING, 2, 16, 0.5});
+  c.key = 3;
+  net.set_job(2, c);
+  net.resolve();
+  CHECK(net.component_size(0) == 1);
+  CHECK(net.component_size(2) == 1);
+  for (int p = 0; p < 8; ++p)
+    for (int k = 0; k < 5; ++k)
+      REQUIRE(b.fabric->fail(Element{ElementKind::SPINE, p, k}));
+  REQUIRE(b.fabric->leaf_bundle_in_routes(0));
+  net.capacities_changed();
+  net.resolve();
+  CHECK(net.component_size(0) == 2);
+  const double factor = GPU_BYTES_PER_S / (8 * 12 * 25e9 / 16);
+  REQUIRE(factor == Approx(4.0 / 3.0).epsilon(1e-12));
+  CHECK(net.factors(0)[0] == Approx(factor).epsilon(1e-9));
+  CHECK(net.factors(2)[0] == Approx(factor).epsilon(1e-9));
+  for (int p = 0; p < 8; ++p)
+    for (int k = 0; k < 5; ++k)
+      b.fabric->restore(Element{ElementKind::SPINE, p, k});
+  REQUIRE_FALSE(b.fabric->leaf_bundle_in_routes(0));
+  net.capacities_changed();
+  net.resolve();
+  CHECK(net.component_size(0) == 1);
+  CHECK(net.factors(0)[0] == 1.0);
+}
+
 TEST_CASE("ecmp_hash: a job alone moves at the pace of its most collided uplink", "[fabric][sharing][ecmp]") {
   // Non-blocking 8-plane fabric (radix 64: 32 uplinks per leaf and plane; no bundle on routes, so the
   // isolated probe gives each connection its GPU's 8 ports, 8c). Job: ranks 0-7 on rack 0 slots 0-7
