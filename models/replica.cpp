@@ -359,13 +359,7 @@ std::string Replica::component_name(const failure::Failure& f) const {
 void Replica::on_owner_change(int g, int from, int to) { facility_->on_owner_change(g, from, to); }
 
 void Replica::on_health_change(int g, bool up) {
-  if (const int owner = placement_.owner(g); owner >= 0 && workloads_.service(owner) && !services_recount_due_) {
-    services_recount_due_ = true;
-    queue_.after(0, [this] {
-      services_recount_due_ = false;
-      services_changed();
-    });
-  }
+  if (const int owner = placement_.owner(g); owner >= 0 && workloads_.service(owner)) services_recount_.request();
   rack_avail_.on_health_change(layout_->rack_of(g), up, queue_.now());
   alloc_.on_health_change(g, up);
   cluster_.touch(g, queue_.now());

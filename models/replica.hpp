@@ -38,6 +38,7 @@
 #include "models/sched/allocator.hpp"
 #include "models/sched/cold_spares.hpp"
 #include "models/sched/job_span.hpp"
+#include "sim/once_per_date.hpp"
 #include "models/sched/scheduler.hpp"
 #include "models/storage/fabric_storage.hpp"
 #include "models/storage/storage_traffic.hpp"
@@ -109,7 +110,8 @@ private:
   std::unique_ptr<storage::FabricStorage> fabric_storage_; ///< storage.network converged: hops on the fabric
   ledger::GaugeSampler gauges_;
   sim::Tick sample_every_ = 0, progress_every_ = 1;
-  bool services_recount_due_ = false; ///< a service's GPU changed health: it recounts once, at this date
+  /// A service's GPU changed health: the services recount once, at this date.
+  sim::OncePerDate services_recount_{queue_, [this] { services_changed(); }};
   std::unique_ptr<sched::ColdSpares> cold_;
 
   // Assembly (constructor), in the order the parts schedule their first events.
