@@ -3,8 +3,10 @@
 #include "sim/rng.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 namespace dcsim::fabric {
@@ -227,8 +229,79 @@ SharingResult PhaseSharing::play(const std::vector<PhaseJob>& jobs, const std::v
   return r;
 }
 
-SharingResult PhaseSharing::duty_cycle(const std::vector<PhaseJob>& jobs) const {
+namespace {
+
+/// The links a phase's flows cross, ascending and each once.
+std::vector<int> links_of(const PhaseFlows& phase) {
+  std::vector<int> out;
+  for (const MaxMinFlow& f : phase.flows)
+    out.insert(out.end(), f.links.begin(), f.links.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+/// Whether two ascending link lists share a link.
+bool meet(const std::vector<int>& a, const std::vector<int>& b) {
+  for (std::size_t i = 0, k = 0; i < a.size() && k < b.size();) {
+    if (a[i] == b[k]) return true;
+    a[i] < b[k] ? ++i : ++k;
+  }
+  return false;
+}
+
+} // namespace
+
+const std::array<double, 2>* PairTaus::find(const std::vector<std::uint64_t>& key) const {
+  const auto it = kept_.find(key);
+  if (it == kept_.end()) return nullptr;
+  ++hits_;
+  return &it->second;
+}
+
+void PairTaus::keep(std::vector<std::uint64_t> key, std::array<double, 2> taus) {
+  if (kept_.size() >= MAX_KEPT) kept_.clear();
+  kept_.emplace(std::move(key), taus);
+}
+
+SharingResult PhaseSharing::duty_cycle(const std::vector<PhaseJob>& jobs, PairTaus* kept) const {
   SharingResult r;
+  // A competitor's phase that crosses none of a phase's links leaves its τ as alone: the pair is not
+  // solved (a max-min over disjoint link sets is two independent ones).
+  std::vector<std::vector<std::vector<int>>> links(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    for (const PhaseFlows& p : jobs[j].phases)
+      links[j].push_back(links_of(p));
+  // One solve per pair of phases, the lower job's phase first; each side reads its own τ from it.
+  std::map<std::array<std::size_t, 4>, std::array<double, 2>> paired;
+  auto tau_with = [&](std::size_t j, std::size_t k, std::size_t i, std::size_t m) {
+    const bool first = j < i;
+    const std::array<std::size_t, 4> pos = first ? std::array{j, k, i, m} : std::array{i, m, j, k};
+    auto it = paired.find(pos);
+    if (it == paired.end()) {
+      const PhaseJob &a = jobs[pos[0]], &b = jobs[pos[2]];
+      std::vector<std::uint64_t> key; // (|id_a|, id_a, k_a, |id_b|, id_b, k_b)
+      if (kept && !a.identity.empty() && !b.identity.empty()) {
+        key.push_back(a.identity.size());
+        key.insert(key.end(), a.identity.begin(), a.identity.end());
+        key.push_back(pos[1]);
+        key.push_back(b.identity.size());
+        key.insert(key.end(), b.identity.begin(), b.identity.end());
+        key.push_back(pos[3]);
+      }
+      const std::array<double, 2>* known = key.empty() ? nullptr : kept->find(key);
+      std::array<double, 2> t{};
+      if (known) {
+        t = *known;
+      } else {
+        const std::vector<double> v = taus({&a.phases[pos[1]], &b.phases[pos[3]]});
+        t = {v[0], v[1]};
+        if (!key.empty()) kept->keep(std::move(key), t);
+      }
+      it = paired.emplace(pos, t).first;
+    }
+    return it->second[first ? 0 : 1];
+  };
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     std::vector<double> f;
     double step = jobs[j].local_s;
@@ -240,8 +313,8 @@ SharingResult PhaseSharing::duty_cycle(const std::vector<PhaseJob>& jobs) const 
         if (i == j) continue;
         const double T = jobs[i].cycle_s();
         for (std::size_t m = 0; m < jobs[i].phases.size(); ++m) {
-          if (!(jobs[i].phase_alone_s[m] > 0) || !(T > 0)) continue;
-          const double with = taus({&mine, &jobs[i].phases[m]})[0];
+          if (!(jobs[i].phase_alone_s[m] > 0) || !(T > 0) || !meet(links[j][k], links[i][m])) continue;
+          const double with = tau_with(j, k, i, m);
           if (with > 0) factor += jobs[i].phase_alone_s[m] / T * (with / alone - 1.0);
         }
       }
@@ -254,8 +327,9 @@ SharingResult PhaseSharing::duty_cycle(const std::vector<PhaseJob>& jobs) const 
   return r;
 }
 
-SharingResult PhaseSharing::share(const std::vector<PhaseJob>& jobs, PhaseOverlap overlap, std::uint64_t seed) const {
-  if (overlap == PhaseOverlap::DUTY_CYCLE) return duty_cycle(jobs);
+SharingResult PhaseSharing::share(const std::vector<PhaseJob>& jobs, PhaseOverlap overlap, std::uint64_t seed,
+                                  PairTaus* kept) const {
+  if (overlap == PhaseOverlap::DUTY_CYCLE) return duty_cycle(jobs, kept);
   return play(jobs, offsets(jobs, overlap, seed));
 }
 

@@ -28,13 +28,17 @@
 // Duty-cycle model (the fast one, `duty_cycle`): no play. Each competitor's phase m of job i is in
 // flight a share d_im = t_im / T_i of the time, independently (random offsets); to first order
 //   factor_jk = 1 + Σ_{i≠j} Σ_m d_im · (τ_jk(with phase im) / τ_jk(alone) − 1)
-// one solve per pair of phases. For the two identical jobs above it gives 1 + c·1 on the comm
+// one solve per unordered pair of phases (both τ read from it, the lower job's phase first); a pair
+// whose phases cross no common link is not solved (a max-min over disjoint links is two independent
+// ones: τ stays alone); pairs may be kept across calls (PairTaus, by the jobs' identities). For the
+// two identical jobs above it gives 1 + c·1 on the comm
 // phase, a step of 1 + c², the random play's mean exactly; three or more jobs overlapping at once are
 // counted pairwise (first order in the duties). Units: seconds, bytes, bytes/s.
 #pragma once
 
 #include "models/fabric/max_min.hpp"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string_view>
@@ -59,6 +63,9 @@ struct PhaseJob {
   double local_s = 0;
   std::vector<PhaseFlows> phases;
   std::vector<double> phase_alone_s; ///< t_k
+  /// Who the job is, for PairTaus (empty: its pairs are not kept across calls): equal identities
+  /// mean the same phases' flows, in the same order, on links of the same capacities.
+  std::vector<std::uint64_t> identity;
   double cycle_s() const;
   double fabric_s() const; ///< Σ t_k
 };
@@ -69,6 +76,24 @@ std::string_view phase_overlap_name(PhaseOverlap overlap);
 struct SharingResult {
   std::vector<std::vector<double>> phase_factor; ///< [job][phase]: shared duration / alone
   std::vector<double> step_s;                    ///< mean shared cycle per job
+};
+
+/// Pairs of phases solved together, kept across duty-cycle calls: (first job's identity, its phase,
+/// second job's identity, its phase) -> the two τ of taus({first, second}). A max-min's rates do not
+/// depend on how the links are numbered, only on the flows (in order) and the capacities, so a pair
+/// found again in another component reads the same τ. The owner clears it when capacities or routes
+/// change; it clears itself when it holds MAX_KEPT pairs.
+class PairTaus {
+public:
+  static constexpr std::size_t MAX_KEPT = 1 << 16;
+  const std::array<double, 2>* find(const std::vector<std::uint64_t>& key) const;
+  void keep(std::vector<std::uint64_t> key, std::array<double, 2> taus);
+  void clear() { kept_.clear(); }
+  long long hits() const { return hits_; }
+
+private:
+  std::map<std::vector<std::uint64_t>, std::array<double, 2>> kept_;
+  mutable long long hits_ = 0;
 };
 
 class PhaseSharing {
@@ -87,10 +112,11 @@ public:
   /// The phase-level play from `offsets_s`.
   SharingResult play(const std::vector<PhaseJob>& jobs, const std::vector<double>& offsets_s, int warmup = 2,
                      int measured = 8) const;
-  /// The duty-cycle model.
-  SharingResult duty_cycle(const std::vector<PhaseJob>& jobs) const;
+  /// The duty-cycle model; pairs of jobs that both have an identity are read from and kept in `kept`.
+  SharingResult duty_cycle(const std::vector<PhaseJob>& jobs, PairTaus* kept = nullptr) const;
   /// The model of `overlap` (DUTY_CYCLE, or the play from its offsets).
-  SharingResult share(const std::vector<PhaseJob>& jobs, PhaseOverlap overlap, std::uint64_t seed) const;
+  SharingResult share(const std::vector<PhaseJob>& jobs, PhaseOverlap overlap, std::uint64_t seed,
+                      PairTaus* kept = nullptr) const;
   long long solves() const { return solves_; }
 
 private:

@@ -256,7 +256,7 @@ double SharedFabric::capacity_of(std::int64_t key) const {
   }
   if (key < 0) return fabric_->graph().plan().spec().port_gbps * 1e9 / 8; // one uplink port
   const int l = static_cast<int>(key);
-  const double bw = fabric_->platform().link_on(l) ? fabric_->platform().link_bandwidth(l) : 0.0;
+  const double bw = fabric_->link_capacity(l); // 0 when off
   return bundle_of_link_.contains(l) ? bw : bw * routing_.nic_efficiency_frac; // else an access link
 }
 
@@ -391,28 +391,35 @@ void SharedFabric::build_phases(const std::vector<int>& component, std::map<std:
       pi.phase_alone_s.push_back(pj.phase_alone_s.back());
     }
     if (pj.cycle_s() <= 0) continue; // nothing on the fabric
+    pj.identity = member_signature(id);
     jobs.push_back(std::move(pj));
     ideal.push_back(std::move(pi));
     ids.push_back(id);
   }
 }
 
-std::vector<std::uint64_t> SharedFabric::signature(const std::vector<int>& component) const {
+std::vector<std::uint64_t> SharedFabric::member_signature(int id) const {
   auto mix = [](std::uint64_t h, std::uint64_t v) { return (h ^ v) * 1099511628211ULL; }; // FNV-1a
+  const Entry& e = entries_.at(id);
+  std::uint64_t h = 1469598103934665603ULL;
+  for (int g : e.traffic.rank_gpus)
+    h = mix(h, static_cast<std::uint64_t>(g));
+  for (const auto& [a, b] : e.background)
+    h = mix(mix(h, static_cast<std::uint64_t>(a)), static_cast<std::uint64_t>(b));
+  std::vector<std::uint64_t> key{static_cast<std::uint64_t>(e.is_background), e.traffic.key, h};
+  if (e.sink >= 0)
+    key.insert(key.end(), {static_cast<std::uint64_t>(e.write), std::bit_cast<std::uint64_t>(capacity_of(sink_key(-1 - id, !e.write)))});
+  return key;
+}
+
+std::vector<std::uint64_t> SharedFabric::signature(const std::vector<int>& component) const {
   std::vector<std::uint64_t> key;
   if (overlap_ == PhaseOverlap::RANDOM) // the offsets' seed follows the ids
     for (int id : component)
       key.push_back(static_cast<std::uint64_t>(static_cast<std::int64_t>(id)));
   for (int id : component) {
-    const Entry& e = entries_.at(id);
-    std::uint64_t h = 1469598103934665603ULL;
-    for (int g : e.traffic.rank_gpus)
-      h = mix(h, static_cast<std::uint64_t>(g));
-    for (const auto& [a, b] : e.background)
-      h = mix(mix(h, static_cast<std::uint64_t>(a)), static_cast<std::uint64_t>(b));
-    key.insert(key.end(), {static_cast<std::uint64_t>(e.is_background), e.traffic.key, h});
-    if (e.sink >= 0)
-      key.insert(key.end(), {static_cast<std::uint64_t>(e.write), std::bit_cast<std::uint64_t>(capacity_of(sink_key(-1 - id, !e.write)))});
+    const std::vector<std::uint64_t> mine = member_signature(id);
+    key.insert(key.end(), mine.begin(), mine.end());
   }
   return key;
 }
@@ -460,7 +467,7 @@ std::vector<std::pair<std::vector<double>, double>> SharedFabric::compute(const 
       jobs[j].phase_alone_s[k] *= r;
       hashed[j].push_back(r);
     }
-  const SharingResult played = jobs.size() > 1 ? sharing.share(jobs, overlap_, seed_ ^ static_cast<std::uint64_t>(ids[0] + 1))
+  const SharingResult played = jobs.size() > 1 ? sharing.share(jobs, overlap_, seed_ ^ static_cast<std::uint64_t>(ids[0] + 1), &pairs_)
                                                : SharingResult{};
   std::vector<std::pair<std::vector<double>, double>> out; // per member: factors, rate
   for (int id : component) {

@@ -98,6 +98,7 @@ public:
   void capacities_changed() {
     all_dirty_ = true;
     cache_.clear();
+    pairs_.clear();
     for (auto& [id, e] : entries_) // bundles may have entered or left routes
       e.bundles_known = false;
   }
@@ -163,6 +164,12 @@ private:
   std::map<std::vector<std::uint64_t>, std::vector<std::pair<std::vector<double>, double>>> cache_;
   long long cache_hits_ = 0;
   std::vector<std::uint64_t> signature(const std::vector<int>& component) const;
+  /// One member's part of a signature: its kind, traffic key, GPUs (a hash) and sink share.
+  std::vector<std::uint64_t> member_signature(int id) const;
+  /// Pairs of phases solved by the duty-cycle model, by their members' signatures: a drain that starts
+  /// or ends changes its component (and every drain's sink share), but most pairs in the new component
+  /// were solved before. Emptied with cache_.
+  mutable PairTaus pairs_;
   /// Per member of `component`: its phase factors and (backgrounds) rate.
   std::vector<std::pair<std::vector<double>, double>> compute(const std::vector<int>& component) const;
   void build_phases(const std::vector<int>& component, std::map<std::int64_t, int>& link_index,

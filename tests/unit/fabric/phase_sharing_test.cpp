@@ -166,6 +166,49 @@ TEST_CASE("the duty-cycle model against the phase-level play on unequal jobs", "
   CHECK(std::abs(mean[1] - duty.step_s[1]) / duty.step_s[1] < 0.03);
 }
 
+TEST_CASE("duty cycle: each pair solved once, disjoint pairs not at all, kept pairs read back the same", "[fabric][sharing]") {
+  // Links 0-5 of 100 (access), 6 and 7 of 90 (bundles). Job A: 2 flows through bundle 6, comm 0.3 of
+  // a 1 s step; job B: 1 flow of twice the bytes through bundle 6, comm 0.2 of 0.7 s (the unequal pair
+  // above: 30 per flow together, A ×1.5 and B ×3 when they overlap, at τ 1/30 and 2/30: a side that
+  // read the other's τ would be off); job C: 1 flow through bundle 7, meeting neither. By hand: A 1 + (0.2/0.7)
+  // ·0.5, B 1 + 0.3·2, C 1. Solves: one alone per phase (3) and one for the pair A-B (C's pairs cross
+  // no common link): 4, where a solve per ordered pair would take 3 + 6 = 9.
+  std::vector<PhaseJob> jobs{job_of(0.7, phase_through(2, 0, 6, 1.0), 0.3), job_of(0.5, phase_through(1, 2, 6, 2.0), 0.2),
+                             job_of(0.5, phase_through(1, 3, 7, 1.0), 0.2)};
+  const PhaseSharing fresh({100, 100, 100, 100, 100, 100, 90, 90});
+  const SharingResult plain = fresh.duty_cycle(jobs);
+  CHECK(fresh.solves() == 4);
+  CHECK(plain.phase_factor[0][0] == Approx(1 + 0.2 / 0.7 * 0.5).epsilon(1e-12));
+  CHECK(plain.phase_factor[1][0] == Approx(1 + 0.3 * 2).epsilon(1e-12));
+  CHECK(plain.phase_factor[2][0] == 1.0);
+  // The same jobs with identities and kept pairs: the same factors, bit for bit. Then A and B in
+  // another call, their links numbered otherwise (bundle 0, access 1-3): the pair is read back (no
+  // solve beyond the two alone), with the same factors; B before A is another pair (solved).
+  jobs[0].identity = {1};
+  jobs[1].identity = {2};
+  jobs[2].identity = {3};
+  PairTaus kept;
+  const SharingResult first = PhaseSharing({100, 100, 100, 100, 100, 100, 90, 90}).duty_cycle(jobs, &kept);
+  CHECK(first.phase_factor == plain.phase_factor);
+  CHECK(kept.hits() == 0);
+  std::vector<PhaseJob> again{job_of(0.7, phase_through(2, 1, 0, 1.0), 0.3), job_of(0.5, phase_through(1, 3, 0, 2.0), 0.2)};
+  again[0].identity = {1};
+  again[1].identity = {2};
+  const PhaseSharing renumbered({90, 100, 100, 100});
+  const SharingResult second = renumbered.duty_cycle(again, &kept);
+  CHECK(renumbered.solves() == 2);
+  CHECK(kept.hits() == 1);
+  CHECK(second.phase_factor[0] == plain.phase_factor[0]);
+  CHECK(second.phase_factor[1] == plain.phase_factor[1]);
+  std::swap(again[0], again[1]);
+  const PhaseSharing swapped({90, 100, 100, 100});
+  const SharingResult third = swapped.duty_cycle(again, &kept);
+  CHECK(swapped.solves() == 3);
+  CHECK(kept.hits() == 1);
+  CHECK(third.phase_factor[0][0] == Approx(plain.phase_factor[1][0]).epsilon(1e-12));
+  CHECK(third.phase_factor[1][0] == Approx(plain.phase_factor[0][0]).epsilon(1e-12));
+}
+
 TEST_CASE("a checkpoint burst on a converged link lengthens a job's exposed communication", "[fabric][sharing]") {
   // Job: comm 0.4 s alone on 2 flows through a 100 B/s bundle (access 100): 50 each. A checkpoint
   // drain of 3 flows on the same bundle, in flight throughout (a phase with no local time): 5 flows
