@@ -119,7 +119,7 @@ std::vector<const KeyTable*> scenario_key_tables() {
           &power::grid_event_keys(), &failure::failures_keys(),       &failure::failure_mode_keys(),
           &ops::operations_keys(),   &ops::repair_stage_keys(),       &ops::rlcc_keys(),               &ops::wave_keys(),
           &workload::job_keys(),     &workload::model_keys(),         &workload::parallelism_keys(),
-          &workload::checkpoint_keys(), &workload::recovery_keys(), &workload::job_stream_keys(), &serving::serving_keys(), &storage::storage_keys(), &storage::tier_keys(),
+          &workload::checkpoint_keys(), &workload::recovery_keys(), &workload::job_stream_keys(), &serving::serving_keys(), &serving::disaggregation_keys(), &storage::storage_keys(), &storage::tier_keys(),
           &output_keys(),      &cost::cost_keys(),       &sweep_keys(),
           &sweep_axis_keys(),        &sweep_zip_axis_keys()};
 }
@@ -329,7 +329,9 @@ void check_model_jobs(Scenario& s, sim::Problems& problems) {
   // Services described by a model: their capacity per GPU from the operating curve on this hardware.
   for (std::size_t i = 0; i < s.jobs.size(); ++i)
     if (s.jobs[i].serving) {
-      const auto capacity = serving::serving_capacity(*s.jobs[i].serving, s.hardware);
+      // A disaggregated service splits its instances (its GPUs over an instance's) into the two pools.
+      const int instances = s.jobs[i].gpus / std::max(1, s.jobs[i].serving->instance.gpus());
+      const auto capacity = serving::serving_capacity(*s.jobs[i].serving, s.hardware, instances);
       if (!capacity.problem.empty())
         problems.add(fmt::format("/jobs/{}/serving", i), capacity.problem + " on " + s.hardware.gpu.model);
       s.jobs[i].tokens_per_s_per_gpu = capacity.output_tokens_per_s_per_gpu;

@@ -54,6 +54,14 @@ ServiceTimeline::ServiceTimeline(const ServingSpec& spec, const hardware::Hardwa
       totals_.prefill_time_frac = (p.tpot_s - p.decode_step_s) / p.tpot_s;
       cost_.max_batch = std::max(1, p.batch);
     }
+  if (spec_.disaggregation) {
+    disagg_ = disaggregated_figures(model_, spec.isl, spec.osl, spec.tpot_slo_s, *spec_.disaggregation);
+    prefill_cost_ = cost_;
+    cost_.max_batch = std::max(1, disagg_.decode_batch); // decode instances cap their batch at B_d
+    // The input tokens' share of instance time is the prefill pool's: r/(1+r), n_p/n before rounding.
+    const double r = spec_.disaggregation->prefill_per_decode;
+    totals_.prefill_time_frac = r / (1 + r);
+  }
   capacity_per_instance_ =
       fluid_state(curve_, 1, std::numeric_limits<double>::infinity(), spec_.tpot_slo_s).capacity_req_per_s;
   // Windows evaluate the decode step at every iteration: memoised per batch (computed when first needed).
@@ -67,15 +75,26 @@ ServiceTimeline::ServiceTimeline(const ServingSpec& spec, const hardware::Hardwa
 }
 
 double ServiceTimeline::capacity_req_per_s(int instances) const {
+  if (spec_.disaggregation) return disaggregated_capacity_req_per_s(disagg_, *spec_.disaggregation, instances);
   return instances > 0 ? instances * capacity_per_instance_ : 0.0; // C_n = n·B_slo/(TPOT(B_slo)·OSL)
 }
 
-double ServiceTimeline::instance_output_tokens_per_s() const { return capacity_req_per_s(1) * spec_.osl; }
+double ServiceTimeline::instance_output_tokens_per_s() const {
+  if (spec_.disaggregation) return capacity_req_per_s(2) * spec_.osl / 2; // a pair's share
+  return capacity_req_per_s(1) * spec_.osl;
+}
 
 void ServiceTimeline::fluid(double dt_s, int instances, double demand_req_per_s) {
   if (!(dt_s > 0) || !(demand_req_per_s > 0) || instances <= 0) return;
   if (instances != fluid_instances_ || demand_req_per_s != fluid_demand_) {
-    fluid_state_ = fluid_state(curve_, instances, demand_req_per_s, spec_.tpot_slo_s);
+    if (spec_.disaggregation) {
+      const DisaggregatedLoad l = disaggregated_load(model_, disagg_, *spec_.disaggregation, instances, spec_.isl,
+                                                     spec_.osl, demand_req_per_s);
+      fluid_state_ = FluidState{l.capacity_req_per_s, l.served_req_per_s, l.tpot_s, l.ttft_s, 0,
+                                demand_req_per_s <= l.capacity_req_per_s};
+    } else {
+      fluid_state_ = fluid_state(curve_, instances, demand_req_per_s, spec_.tpot_slo_s);
+    }
     fluid_instances_ = instances;
     fluid_demand_ = demand_req_per_s;
   }
@@ -104,12 +123,17 @@ void ServiceTimeline::advance(double dt_s, int instances, double demand_req_per_
 
 void ServiceTimeline::open(int instances, double demand_req_per_s, int lost, bool failure) {
   if (window_.open || instances <= 0 || !(demand_req_per_s > 0)) return;
+  if (spec_.disaggregation && instances < 2) return; // no pair of pools left to play: the fluid part carries it
   const double per_instance = demand_req_per_s / instances;
   // The played pool starts in its fluid steady state (models/serving/batch_play.hpp): no warm-up.
   double length_s = spec_.window_s, warm_s = 0;
+  // A disaggregated window is played request by request from an empty pool (play_requests): it warms up,
+  // unmeasured, for one request's lifetime at B_d (prefill, hand-off, OSL decode steps) before the event.
+  if (spec_.disaggregation) warm_s = disagg_.prefill_s + disagg_.handoff_s + spec_.osl * disagg_.decode_step_s;
   // A failure's sub-pool keeps a healthy instance beside the struck ones (when the pool has one), so that
   // the retried requests have somewhere to go.
-  const int min_k = std::min(instances, failure ? lost + 1 : 1);
+  const int spare = spec_.disaggregation ? 2 : 1; // disaggregated: one instance of each pool at least
+  const int min_k = std::min(instances, failure ? lost + spare : spare);
   int k = std::max(min_k, std::min(instances, MAX_WINDOW_INSTANCES));
   while (k > min_k && per_instance * k * (length_s + warm_s) > MAX_WINDOW_REQUESTS)
     --k;
@@ -128,7 +152,7 @@ void ServiceTimeline::on_failure(int instances, double demand_req_per_s, int los
     return;
   }
   // A failure during a window: played when the sub-pool keeps a serving instance and has not been whole again.
-  const int struck = std::min(std::max(1, lost), window_.sub_pool - window_.lost - 1);
+  const int struck = std::min(std::max(1, lost), window_.sub_pool - window_.lost - (spec_.disaggregation ? 2 : 1));
   if (struck <= 0 || window_.back_s >= 0) return; // the fluid part carries it
   window_.strikes.emplace_back(now_s_ - window_.start_s, struck);
   window_.lost += struck;
@@ -172,13 +196,26 @@ void ServiceTimeline::close_window() {
   });
   const bool fresh = same == played_.end();
   if (fresh) { // a window like no earlier one: played (identical windows reuse its figures)
-    const BatchPlayResult r = play_batches(s, cost_, true);
-    Played p{s.instances, w.lost,    s.requests, s.arrival_req_per_s, w.warm_s, back_s, w.strikes,
-             r.completed, r.met,      r.retried, {},                  {}};
-    for (const auto& [x, n] : r.ttft_s)
-      p.ttft.add(x, n);
-    for (const auto& [x, n] : r.tpot_s)
-      p.tpot.add(x, n);
+    Played p{s.instances, w.lost, s.requests, s.arrival_req_per_s, w.warm_s, back_s, w.strikes, 0, 0, 0, {}, {}};
+    if (spec_.disaggregation) {
+      const PlayResult r = play_disaggregated(s, w);
+      p.completed = r.completed;
+      p.met = r.met;
+      p.retried = r.retried;
+      for (std::size_t i = 0; i < r.ttft_samples_s.size(); ++i) {
+        p.ttft.add(r.ttft_samples_s[i], 1);
+        p.tpot.add(r.tpot_samples_s[i], 1);
+      }
+    } else {
+      const BatchPlayResult r = play_batches(s, cost_, true);
+      p.completed = r.completed;
+      p.met = r.met;
+      p.retried = r.retried;
+      for (const auto& [x, n] : r.ttft_s)
+        p.ttft.add(x, n);
+      for (const auto& [x, n] : r.tpot_s)
+        p.tpot.add(x, n);
+    }
     played_.push_back(std::move(p));
   }
   const Played& p = fresh ? played_.back() : *same;
@@ -189,6 +226,28 @@ void ServiceTimeline::close_window() {
   totals_.window_requests += p.completed;
   ttft_.merge(p.ttft);
   tpot_.merge(p.tpot);
+}
+
+PlayResult ServiceTimeline::play_disaggregated(PlaySpec s, const Window& w) {
+  const PoolSplit split = split_pool(w.sub_pool, spec_.disaggregation->prefill_per_decode);
+  s.disaggregated = true;
+  s.prefill_instances = split.prefill;
+  s.decode_instances = split.decode;
+  s.kv_transfer_s_per_token = disagg_.handoff_s / spec_.isl;
+  s.keep_samples = true;
+  // Each struck instance is a prefill one with probability n_p/k, else a decode one; a pool keeps one serving.
+  sim::Rng pick(seed_, static_cast<std::uint64_t>(totals_.windows), "serving/disagg_strike");
+  int next_prefill = 0, next_decode = 0;
+  std::vector<Outage> outages;
+  for (Outage o : s.outages) {
+    const bool prefill_left = next_prefill < split.prefill - 1, decode_left = next_decode < split.decode - 1;
+    if (!prefill_left && !decode_left) break; // a pool smaller than its strikes: the fluid part carries the rest
+    const bool prefill = prefill_left && (!decode_left || pick.uniform01() * w.sub_pool < split.prefill);
+    o.instance = prefill ? next_prefill++ : split.prefill + next_decode++;
+    outages.push_back(o);
+  }
+  s.outages = std::move(outages);
+  return play_requests(s, cost_, prefill_cost_);
 }
 
 ServingTotals ServiceTimeline::totals() const {

@@ -22,6 +22,16 @@
 // (sub-pool, rate, requests, struck instances, return) reuses its figures: the same experiment.
 // Requests are conserved: every demanded request is served
 // in the fluid part, played in a window, or shed when the fluid pool is overloaded.
+// A disaggregated service (spec.disaggregation, models/serving/disaggregation.hpp): its n serving
+// instances split into n_p prefill and n_d decode instances at the spec's ratio, re-split whenever n
+// changes (the operator reassigns roles); the fluid capacity is min(n_p·C_p, n_d·C_d), TTFT the prompt's
+// prefill plus the KV hand-off t_h, TPOT the decode-only step at the load's batch. Its windows play the
+// sub-pool (k ≥ struck + 2) split the same way with play_requests(disaggregated), the hand-off as
+// t_h/ISL per prompt token (the play puts it before the second token), after an unmeasured warm-up of one
+// request's lifetime at B_d (t_pf + t_h + OSL·t_dec(B_d); shortened with the window when the window would
+// exceed its request cap, so that a failure may then find the pool not yet full); each struck instance belongs to the
+// prefill pool with probability n_p/k (stream "serving/disagg_strike"), else to the decode pool, and a
+// pool keeps at least one instance serving.
 // Latencies are kept in a weighted histogram of 50 log-spaced bins per decade from 10 µs to 10^5 s
 // (a percentile is the geometric centre of its bin: within 2.3% of the value).
 #pragma once
@@ -131,6 +141,8 @@ private:
   };
   std::vector<Played> played_;
   double capacity_per_instance_ = 0; ///< C_1 (C_n = n·C_1)
+  DisaggregatedFigures disagg_;      ///< with spec.disaggregation
+  IterationCost prefill_cost_;       ///< a disaggregated window's prefill instances
   /// The last fluid state and its inputs (the load changes at demand steps and failures only).
   int fluid_instances_ = -1;
   double fluid_demand_ = -1;
@@ -138,6 +150,7 @@ private:
 
   void open(int instances, double demand_req_per_s, int lost, bool failure);
   void fluid(double dt_s, int instances, double demand_req_per_s);
+  PlayResult play_disaggregated(PlaySpec s, const Window& w);
 };
 
 } // namespace dcsim::serving

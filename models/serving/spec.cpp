@@ -42,6 +42,8 @@ const KeyTable& serving_keys() {
           KeyDef{"peak_window_load_frac", ValueType::NUMBER, "fraction", 0.8, "load (demand over the pool's "
                  "capacity at the TPOT SLO) at a demand step that opens a request-level window (one a day at "
                  "most; above 1: never)", sim::positive()},
+          KeyDef{"disaggregation", ValueType::OBJECT, "", nullptr, "prefill/decode disaggregation (see "
+                 "/jobs/*/serving/disaggregation)", {}, {}, "absent: aggregated instances"},
       }};
   return table;
 }
@@ -64,8 +66,29 @@ ServingSpec decode_serving(const sim::Node& n) {
   s.restart_s = n.number("restart_s");
   s.window_s = n.number("window_s");
   s.peak_window_load_frac = n.number("peak_window_load_frac");
+  if (n.has("disaggregation")) s.disaggregation = decode_disaggregation(n.object("disaggregation", disaggregation_keys()));
   return s;
 }
+
+namespace {
+/// A disaggregated service's capacity per GPU: C·OSL/(n·g), C = min(n_p·C_p, n_d·C_d).
+ServingCapacity disaggregated_capacity(const ServingSpec& spec, const PerfModel& model, int instances) {
+  ServingCapacity c;
+  const DisaggregatedFigures f = disaggregated_figures(model, spec.isl, spec.osl, spec.tpot_slo_s, *spec.disaggregation);
+  if (!f.problem.empty()) return {0, {}, f.problem};
+  if (instances < 2)
+    return {0, {}, fmt::format("disaggregation needs at least 2 instances of {} GPUs (got {})", spec.instance.gpus(), instances)};
+  const double capacity = disaggregated_capacity_req_per_s(f, *spec.disaggregation, instances);
+  c.output_tokens_per_s_per_gpu = capacity * spec.osl / (double(instances) * spec.instance.gpus());
+  c.point.batch = f.decode_batch;
+  c.point.decode_step_s = f.decode_step_s;
+  c.point.tpot_s = f.decode_step_s + f.handoff_tpot_s;
+  c.point.ttft_s = f.prefill_s;
+  c.point.tokens_per_s_per_user = 1.0 / c.point.tpot_s;
+  c.point.output_tokens_per_s_per_gpu = c.output_tokens_per_s_per_gpu;
+  return c;
+}
+} // namespace
 
 GpuFigures gpu_figures(const hardware::HardwareSpec& hw) {
   GpuFigures g;
@@ -82,7 +105,7 @@ GpuFigures gpu_figures(const hardware::HardwareSpec& hw) {
   return g;
 }
 
-ServingCapacity serving_capacity(const ServingSpec& spec, const hardware::HardwareSpec& hardware) {
+ServingCapacity serving_capacity(const ServingSpec& spec, const hardware::HardwareSpec& hardware, int instances) {
   ServingCapacity c;
   const ModelShape* shape = find_model_shape(spec.model);
   const GpuFigures gpu = gpu_figures(hardware);
@@ -96,6 +119,7 @@ ServingCapacity serving_capacity(const ServingSpec& spec, const hardware::Hardwa
   if (curve.max_batch <= 0)
     return {0, {}, fmt::format("the weights ({:.1f} GB per GPU) leave no room for a KV cache on {} GB of HBM",
                                curve.weights_gb_per_gpu, gpu.hbm_gb)};
+  if (spec.disaggregation) return disaggregated_capacity(spec, model, instances);
   for (double b = 1; b <= curve.max_batch; b = std::max(b + 1, b * 1.05)) { // batches 5% apart
     const OperatingPoint p = model.point(static_cast<int>(b), spec.isl, spec.osl);
     if (p.tpot_s <= spec.tpot_slo_s && p.output_tokens_per_s_per_gpu > c.output_tokens_per_s_per_gpu) {

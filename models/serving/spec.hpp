@@ -8,14 +8,17 @@
 // of service until repaired (the service serves whole instances per NVLink domain). Checks: the model is
 // a preset; the instance is consistent (ep divides tp and the experts, attention_dp with ep = tp); it
 // fits one NVLink domain; its weights leave room for KV; some batch meets the SLO.
+// With `disaggregation` the capacity is that of the prefill and decode pools (models/serving/disaggregation.hpp).
 // Requests over the run (TTFT/TPOT percentiles, SLO attainment, goodput): the fluid mode with windows of
 // request-level play after failures and at demand peaks (models/serving/service_timeline.hpp).
 #pragma once
 
 #include "models/hardware/spec.hpp"
+#include "models/serving/disaggregation.hpp"
 #include "models/serving/perf_model.hpp"
 #include "sim/json_reader.hpp"
 
+#include <optional>
 #include <string>
 
 namespace dcsim::serving {
@@ -30,6 +33,7 @@ struct ServingSpec {
   double restart_s = 300;              ///< a struck instance's time to serve again once whole (weights, warm-up)
   double window_s = 600;               ///< request-level windows (models/serving/service_timeline.hpp)
   double peak_window_load_frac = 0.8;  ///< load that opens a demand-peak window
+  std::optional<DisaggregationSpec> disaggregation; ///< absent: aggregated instances
 };
 
 const sim::KeyTable& serving_keys();
@@ -44,7 +48,8 @@ struct ServingCapacity {
   std::string problem;                    ///< non-empty: why the spec cannot serve on this hardware
 };
 
-/// The service's capacity per GPU on `hardware`.
-ServingCapacity serving_capacity(const ServingSpec& spec, const hardware::HardwareSpec& hardware);
+/// The service's capacity per GPU on `hardware`; a disaggregated service's for `instances` instances
+/// (models/serving/disaggregation.hpp; fewer than 2 instances is a problem).
+ServingCapacity serving_capacity(const ServingSpec& spec, const hardware::HardwareSpec& hardware, int instances = 0);
 
 } // namespace dcsim::serving

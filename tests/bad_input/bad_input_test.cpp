@@ -234,6 +234,25 @@ TEST_CASE("bad input: jobs", "[unit][bad_input]") {
         "rubin\n");
   CHECK(errors_with({served + R"("serving": {"model": "llama3-70b", "tp": 8, "tpot_slo_s": 0.001}})"}) ==
         "t.json: /jobs/0/serving: no batch meets tpot_slo_s 0.001 s (batch 1 takes 0.01058 s per token) on rubin\n");
+  // Prefill/decode disaggregation (/jobs/*/serving/disaggregation).
+  const std::string disagg = served + R"("serving": {"model": "llama3-70b", "tp": 8, "disaggregation": )";
+  CHECK(errors_with({disagg + R"({"prefill_instances_per_decode_instance": 0}}})"}) ==
+        "t.json: /jobs/0/serving/disaggregation/prefill_instances_per_decode_instance: must be > 0 (got 0)\n");
+  CHECK(errors_with({disagg + R"({"kv_handoff_over": "nvlink"}}})"}) ==
+        "t.json: /jobs/0/serving/disaggregation/prefill_instances_per_decode_instance: missing required key\n");
+  CHECK(errors_with({disagg + R"({"prefill_instances_per_decode_instance": 1, "kv_handoff_over": "pcie"}}})"}) ==
+        "t.json: /jobs/0/serving/disaggregation/kv_handoff_over: must be one of \"nvlink\", \"fabric\" or \"free\" "
+        "(got \"pcie\")\n");
+  CHECK(errors_with({disagg + R"({"prefill_instances_per_decode_instance": 1, "ratio": 2}}})"}) ==
+        "t.json: /jobs/0/serving/disaggregation/ratio: unknown key; allowed keys here: "
+        "prefill_instances_per_decode_instance, kv_handoff_over (got 2)\n");
+  CHECK(errors_with({disagg + R"({"prefill_instances_per_decode_instance": 1}, "tpot_slo_s": 0.001}})"}) ==
+        "t.json: /jobs/0/serving: no decode batch meets tpot_slo_s 0.001 s (batch 1 decodes in 0.01057 s per token, "
+        "the KV hand-off adds 1.139e-08 s) on rubin\n");
+  const std::string one_instance = R"(jobs.0={"name": "s", "kind": "inference", "gpus": 8, "demand_tokens_per_s": 1000, )";
+  CHECK(errors_with({one_instance + R"("serving": {"model": "llama3-70b", "tp": 8, "disaggregation": )" +
+                     R"({"prefill_instances_per_decode_instance": 1}}})"}) ==
+        "t.json: /jobs/0/serving: disaggregation needs at least 2 instances of 8 GPUs (got 1) on rubin\n");
   const std::string service = R"(jobs.0={"name": "s", "kind": "inference", "gpus": 64, "tokens_per_s_per_gpu": 1000, )";
   CHECK(errors_with({service + R"("demand_trace": [[0, 1], [0, 2]], "demand_swing_frac": 0.2})"}) ==
         "t.json: /jobs/0/demand_trace/1/0: must exceed the previous time_h (0) (got 0)\n"

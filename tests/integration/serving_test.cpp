@@ -116,3 +116,41 @@ TEST_CASE("serving: a service's GPUs draw idle power plus their busy share of th
   CHECK(sv.energy_j == Approx(expected_w * 24 * 3600).epsilon(1e-9));
   CHECK(sv.windows == 0);
 }
+
+TEST_CASE("serving: a disaggregated service whose prefill pool binds serves that pool's capacity", "[scenario][serving]") {
+  // One GB200 rack (72 usable GPUs) in DEP8 instances: n = 9, at r = 0.125 n_p = round(9·0.125/1.125) = 1
+  // and n_d = 8. No failures, 24 h, demand far above capacity, no demand-peak window (the fluid mode
+  // alone): served = C·24 h with C = min(1·C_p, 8·C_d) = C_p, and every served request has the TTFT of a
+  // prompt's prefill on an idle prefill instance (the first token comes from the prefill instance).
+  const Scenario s = test::scenario_from_text(R"({
+    "name": "disagg", "seed": 1, "replicas": 1, "duration_h": 24,
+    "hardware": { "gpu": { "model": "gb200" }, "rack": { "kind": "nvl72", "spare_gpus": 0 } },
+    "cluster": { "racks": 1 },
+    "failures": { "modes": [] },
+    "operations": { "spare_racks": 0 },
+    "jobs": [ { "name": "chat", "kind": "inference", "gpus": 72, "sunk": false, "demand_tokens_per_s": 1e9,
+                "serving": { "model": "deepseek-r1", "tp": 8, "ep": 8, "attention_dp": true, "precision": "fp4",
+                             "isl_tokens": 4096, "osl_tokens": 512, "tpot_slo_s": 0.05,
+                             "peak_window_load_frac": 1e12,
+                             "disaggregation": { "prefill_instances_per_decode_instance": 0.125,
+                                                 "kv_handoff_over": "nvlink" } } } ]
+  })");
+  const auto& spec = *s.jobs[0].serving;
+  const serving::PerfModel m(*serving::find_model_shape("deepseek-r1"), spec.instance, serving::gpu_figures(s.hardware),
+                             serving::efficiency_for(s.hardware.gpu.model));
+  const auto f = serving::disaggregated_figures(m, 4096, 512, 0.05, *spec.disaggregation);
+  REQUIRE(f.problem.empty());
+  const double cap = std::min(1 * f.prefill_req_per_s, 8 * f.decode_req_per_s);
+  REQUIRE(1 * f.prefill_req_per_s < 8 * f.decode_req_per_s); // the prefill pool binds
+  CHECK(s.jobs[0].tokens_per_s_per_gpu == Approx(cap * 512 / 72));
+  const auto r = test::simulate(s).front();
+  REQUIRE(r.services.size() == 1);
+  const auto& sv = r.services[0];
+  CHECK(sv.windows == 0);
+  CHECK(sv.requests_served == Approx(cap * 24 * 3600).epsilon(1e-9));
+  CHECK(sv.served_tokens == Approx(cap * 512 * 24 * 3600).epsilon(1e-9));
+  CHECK(sv.ttft_p50_s == Approx(m.prefill_s(4096)).epsilon(0.025)); // a histogram bin: within 2.3%
+  // The decoders are not full (the prefill pool binds): TPOT within the SLO point's.
+  CHECK(sv.tpot_p50_s <= (f.decode_step_s + f.handoff_tpot_s) * 1.025);
+  CHECK(sv.requests_met == Approx(sv.requests_served).epsilon(1e-9));
+}
