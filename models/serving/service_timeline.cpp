@@ -79,11 +79,6 @@ double ServiceTimeline::capacity_req_per_s(int instances) const {
   return instances > 0 ? instances * capacity_per_instance_ : 0.0; // C_n = n·B_slo/(TPOT(B_slo)·OSL)
 }
 
-double ServiceTimeline::instance_output_tokens_per_s() const {
-  if (spec_.disaggregation) return capacity_req_per_s(2) * spec_.osl / 2; // a pair's share
-  return capacity_req_per_s(1) * spec_.osl;
-}
-
 void ServiceTimeline::fluid(double dt_s, int instances, double demand_req_per_s) {
   if (!(dt_s > 0) || !(demand_req_per_s > 0) || instances <= 0) return;
   if (instances != fluid_instances_ || demand_req_per_s != fluid_demand_) {

@@ -88,7 +88,6 @@ public:
   const OperatingCurve& curve() const { return curve_; }
   /// The pool's capacity at the TPOT SLO, requests/s, with `instances` serving.
   double capacity_req_per_s(int instances) const;
-  double instance_output_tokens_per_s() const; ///< one instance at the SLO point
 
   /// The interval [now − dt_s, now) with `instances` serving and λ = demand_req_per_s.
   void advance(double dt_s, int instances, double demand_req_per_s);

@@ -41,7 +41,7 @@ const KeyTable& serving_keys() {
                  "or at a demand peak", sim::between(1, 86400)},
           KeyDef{"peak_window_load_frac", ValueType::NUMBER, "fraction", 0.8, "load (demand over the pool's "
                  "capacity at the TPOT SLO) at a demand step that opens a request-level window (one a day at "
-                 "most; above 1: never)", sim::positive()},
+                 "most; above every step's load: never)", sim::positive()},
           KeyDef{"disaggregation", ValueType::OBJECT, "", nullptr, "prefill/decode disaggregation (see "
                  "/jobs/*/serving/disaggregation)", {}, {}, "absent: aggregated instances"},
       }};

@@ -133,15 +133,17 @@ JobTraffic ring_job(int first_rack, int domains, const std::vector<int>& slots, 
 
 /// Ranks 0..n-1 on rack 0 slots first0.., ranks n..2n-1 on rack 1 slots first1..; one phase of groups
 /// of 2 ranks n apart (0.5 s alone), 1 s of local time.
-JobTraffic two_rack_job(int first0, int first1, int n, FlowPattern pattern) {
+/// n ranks from slot first0 of rack `rack` and n from slot first1 of the next rack; one phase of
+/// `pattern` over the two (0.5 s alone) after 1 s of local work.
+JobTraffic two_rack_job(int first0, int first1, int n, FlowPattern pattern, int rack = 0, std::uint64_t key = 1) {
   JobTraffic t;
   for (int s = 0; s < n; ++s)
-    t.rank_gpus.push_back(first0 + s);
+    t.rank_gpus.push_back(rack * 72 + first0 + s);
   for (int s = 0; s < n; ++s)
-    t.rank_gpus.push_back(72 + first1 + s);
+    t.rank_gpus.push_back((rack + 1) * 72 + first1 + s);
   t.local_s = 1.0;
   t.phases.push_back({pattern, 2, n, 0.5});
-  t.key = 1;
+  t.key = key;
   return t;
 }
 
@@ -182,13 +184,7 @@ TEST_CASE("jobs whose rings share an oversubscribed leaf bundle get its max-min 
   // bundle halves carry 24 flows, 3.2e12/24 = 1.33e11 each, and every flow of A and C crosses one of
   // them: both rings move at 1.33e11 against 2e11 alone, a factor 1.5 each. Equal local (1 s) and comm
   // (0.5 s) times, aligned: their comm phases coincide every step (0.75 s each).
-  JobTraffic c;
-  for (int s = 0; s < 24; ++s) c.rank_gpus.push_back(2 * 72 + s);
-  for (int s = 0; s < 24; ++s) c.rank_gpus.push_back(3 * 72 + 24 + s);
-  c.local_s = 1.0;
-  c.phases.push_back({FlowPattern::RING, 2, 24, 0.5});
-  c.key = 3;
-  net.set_job(2, c);
+  net.set_job(2, two_rack_job(0, 24, 24, FlowPattern::RING, 2, 3));
   const std::vector<int> changed = net.resolve();
   CHECK(net.component_size(0) == 2);
   CHECK(net.component_size(2) == 2);
@@ -216,13 +212,7 @@ TEST_CASE("a failure that puts a leaf bundle on routes joins the jobs that cross
   REQUIRE_FALSE(b.fabric->leaf_bundle_in_routes(0));
   SharedFabric net(*b.fabric, PhaseOverlap::ALIGNED, 1);
   net.set_job(0, two_rack_job(0, 8, 8, FlowPattern::RING));
-  JobTraffic c;
-  for (int s = 0; s < 16; ++s) c.rank_gpus.push_back(2 * 72 + s);
-  for (int s = 0; s < 16; ++s) c.rank_gpus.push_back(3 * 72 + 16 + s);
-  c.local_s = 1.0;
-  c.phases.push_back({FlowPattern::RING, 2, 16, 0.5});
-  c.key = 3;
-  net.set_job(2, c);
+  net.set_job(2, two_rack_job(0, 16, 16, FlowPattern::RING, 2, 3));
   net.resolve();
   CHECK(net.component_size(0) == 1);
   CHECK(net.component_size(2) == 1);
